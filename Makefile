@@ -1,0 +1,35 @@
+# nitpicker — set-up, tests, lint, benchmarks, demo. Every target sets itself up.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test lint bench demo browser clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Chromium for the crawler's rendering (Debian's package as root; Playwright's download
+# elsewhere). Skipped when a browser is already on PATH.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  if [ "$$(id -u)" = "0" ]; then (apt-get update -qq && apt-get install -y -qq chromium >/dev/null); \
+	  else $(BIN)/python -m playwright install chromium; fi
+
+test: $(STAMP) browser
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp tests bench
+
+bench: $(STAMP)
+	$(BIN)/python bench/queries.py --pages 300000
+
+demo: $(STAMP)
+	$(BIN)/python bench/demo.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

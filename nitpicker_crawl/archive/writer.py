@@ -1,0 +1,521 @@
+"""``ArchiveWriter``: the one owner of a write connection to an archive.
+
+Only this class creates tables, runs migrations and writes rows; readers never do
+(DESIGN.md §2). It works on a *working directory* (``._nitpicker-<name>`` holding
+``db.sqlite`` in WAL mode, locked with ``<dir>.lock/pid.txt``) and turns it into a
+``.nitpicker`` tar on :meth:`ArchiveWriter.close`. A crash leaves the working directory:
+it is a readable "stub" and can be resumed.
+
+Row conventions it enforces (ARCHIVE-FORMAT.md §4.2), because query results depend on
+them: skipped URLs are ``scraped = 1, isSkipped = 1`` with no status; redirects are
+pre-flattened (every source of a chain points at the final page, and a source loses
+its anchors and images); anchors and images are replaced, not appended, on a re-scrape
+with a non-empty list; every anchor target has a ``pages`` row.
+
+Not thread-safe by design: the crawler feeds it from a single writer task.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nitpicker_query import extract, locks
+from nitpicker_query.exceptions import NotAnArchive
+from nitpicker_query.format import (
+    DEDUPE_CAP_EVENTS_COLUMNS,
+    DEDUPE_CAP_EVENTS_INDEX,
+    FORMAT_VERSION,
+    PAGE_SIGNATURES_DDL,
+    SCHEMA_DDL,
+    check_version,
+    dedupe_cap_events_ddl,
+)
+from nitpicker_query.html_codec import encode_html
+
+from .tarball import write_tar
+
+PageFields = Mapping[str, Any]
+"""Column → value for a ``pages`` row; keys are the 0.10 column names (``og_title``…)."""
+
+_INFO_DEFAULTS: dict[str, Any] = {
+    "recursive": True, "interval": 0, "image": True, "fetchExternal": True, "parallels": 4,
+    "excludes": [], "excludeKeywords": [], "excludeUrls": [], "maxExcludedDepth": 0,
+    "retry": 3, "fromList": False, "disableQueries": False, "userAgent": None,
+    "ignoreRobots": False,
+}
+_JSON_INFO = {"roots", "excludes", "excludeKeywords", "excludeUrls"}
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def natural_key(url: str) -> tuple[Any, ...]:
+    """Sort key that orders ``/p/2`` before ``/p/10`` (the ``order`` column)."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", url))
+
+
+@dataclass
+class _Stats:
+    pages: int = 0
+    anchors: int = 0
+    html_bytes: int = 0
+
+
+class ArchiveWriter:
+    """Create or resume an archive, write rows, then :meth:`close` into a tar.
+
+    Use :meth:`create` for a new crawl and :meth:`resume` to continue a stub directory
+    or an existing ``.nitpicker`` file. Writes are batched in one transaction until
+    :meth:`commit`; the crawler commits after each page so a ``kill -9`` loses at most
+    the pages in flight.
+    """
+
+    def __init__(self, workdir: Path, output: Path, name: str) -> None:
+        self.workdir = workdir
+        self.output = output
+        self.name = name
+        self.db_path = workdir / "db.sqlite"
+        self._ids: dict[str, int] = {}
+        self._closed = False
+        self.stats = _Stats()
+        self.conn = sqlite3.connect(self.db_path, isolation_level=None)
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.conn.execute("PRAGMA wal_autocheckpoint = 1000")
+        self.conn.execute("PRAGMA cache_size = -65536")
+        self.conn.execute("PRAGMA mmap_size = 268435456")
+        self._in_tx = False
+
+    # ------------------------------------------------------------------ opening
+
+    @staticmethod
+    def default_workdir(output: Path) -> Path:
+        name = _name_of(output)
+        return Path.cwd() / f"._nitpicker-{name}"
+
+    @classmethod
+    def create(
+        cls,
+        output: str | os.PathLike[str],
+        *,
+        roots: list[str],
+        workdir: str | os.PathLike[str] | None = None,
+        **info: Any,
+    ) -> ArchiveWriter:
+        """Start a new archive for ``output`` with the given ``info`` settings.
+
+        ``info`` keys are ``info`` column names (``interval``, ``excludes``, …);
+        missing ones take the defaults of a plain crawl.
+        """
+        out = Path(output).absolute()
+        name = _name_of(out)
+        wd = Path(workdir).absolute() if workdir else cls.default_workdir(out)
+        locks.acquire(wd)
+        try:
+            if wd.exists():
+                shutil.rmtree(wd)
+            wd.mkdir(parents=True)
+            writer = cls(wd, out, name)
+        except BaseException:
+            locks.release(wd)
+            raise
+        writer.conn.execute("PRAGMA page_size = 16384")
+        writer.conn.execute("PRAGMA journal_mode = WAL")
+        writer._begin()
+        for statement in SCHEMA_DDL:
+            writer.conn.execute(statement)
+        writer._migrate()
+        values = {**_INFO_DEFAULTS, **info, "version": FORMAT_VERSION, "name": name,
+                  "baseUrl": roots[0] if roots else None, "roots": roots}
+        unknown = set(values) - set(writer._columns("info"))
+        if unknown:
+            writer.abandon()
+            raise ValueError(f"unknown info fields: {sorted(unknown)}")
+        writer._insert("info", values)
+        writer.commit()
+        return writer
+
+    @classmethod
+    def resume(
+        cls,
+        source: str | os.PathLike[str],
+        *,
+        output: str | os.PathLike[str] | None = None,
+        workdir: str | os.PathLike[str] | None = None,
+    ) -> ArchiveWriter:
+        """Reopen a stub directory in place, or extract a ``.nitpicker`` file, for writing.
+
+        Runs the version check and our idempotent migrations (ARCHIVE-FORMAT.md §1.5,
+        §7.3); ``info.version`` is never rewritten. The output defaults to
+        ``<info.name>.nitpicker`` in the current directory.
+        """
+        src = Path(source).absolute()
+        if src.is_dir():
+            if not (src / "db.sqlite").is_file():
+                raise NotAnArchive(
+                    f"Directory does not look like a Nitpicker stub (missing db.sqlite): "
+                    f"{src.name}", src,
+                )
+            wd = src
+            locks.acquire(wd)
+        elif src.is_file():
+            probe_name = _name_of(Path(output).absolute()) if output else _name_of(src)
+            wd = Path(workdir).absolute() if workdir else Path.cwd() / f"._nitpicker-{probe_name}"
+            locks.acquire(wd)
+            try:
+                shutil.rmtree(wd, ignore_errors=True)
+                staging = wd.with_name(wd.name + ".staging")
+                shutil.rmtree(staging, ignore_errors=True)
+                inner = extract.extract(src, staging, only=None)
+                (staging / inner).rename(wd)
+                shutil.rmtree(staging, ignore_errors=True)
+            except BaseException:
+                locks.release(wd)
+                raise
+        else:
+            raise NotAnArchive(f"Archive path not found or not readable: {src.name}", src)
+        try:
+            conn = sqlite3.connect(wd / "db.sqlite")
+            try:
+                row = conn.execute("SELECT version, name FROM info ORDER BY id LIMIT 1").fetchone()
+            except sqlite3.DatabaseError as exc:
+                raise NotAnArchive(f"Not a Nitpicker archive database: {src.name}", src) from exc
+            finally:
+                conn.close()
+            check_version(row[0] if row else None, str(src))
+            stub_name = wd.name.removeprefix("._nitpicker-")
+            name = (row[1] if row and row[1] else None) or stub_name
+            out = Path(output).absolute() if output else Path.cwd() / f"{name}.nitpicker"
+            writer = cls(wd, out, _name_of(out))
+        except BaseException:
+            locks.release(wd)
+            raise
+        writer.conn.execute("PRAGMA journal_mode = WAL")
+        writer._begin()
+        writer._migrate()
+        writer.commit()
+        return writer
+
+    def _migrate(self) -> None:
+        """Our additive tables (ARCHIVE-FORMAT.md §7.3); idempotent, writer-only."""
+        self.conn.execute(dedupe_cap_events_ddl())
+        have = set(self._columns("dedupe_cap_events"))
+        for name, decl in DEDUPE_CAP_EVENTS_COLUMNS:
+            if name not in have:
+                if "not null" in decl:
+                    decl = decl + " default ''"
+                self.conn.execute(f"ALTER TABLE `dedupe_cap_events` ADD COLUMN `{name}` {decl}")
+        self.conn.execute(DEDUPE_CAP_EVENTS_INDEX)
+        for statement in PAGE_SIGNATURES_DDL:
+            self.conn.execute(statement)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _columns(self, table: str) -> tuple[str, ...]:
+        return tuple(r[1] for r in self.conn.execute(f'PRAGMA table_info("{table}")'))
+
+    def _begin(self) -> None:
+        if not self._in_tx:
+            self.conn.execute("BEGIN")
+            self._in_tx = True
+
+    def commit(self) -> None:
+        """Make everything written so far durable (one WAL commit)."""
+        if self._in_tx:
+            self.conn.execute("COMMIT")
+            self._in_tx = False
+
+    def _insert(self, table: str, values: Mapping[str, Any]) -> int:
+        self._begin()
+        cols = list(values)
+        placeholders = ", ".join("?" for _ in cols)
+        names = ", ".join(f'"{c}"' for c in cols)
+        cur = self.conn.execute(
+            f'INSERT INTO "{table}" ({names}) VALUES ({placeholders})',
+            [_to_sql(values[c], c in _JSON_INFO or table != "info") for c in cols],
+        )
+        return int(cur.lastrowid or 0)
+
+    @property
+    def page_columns(self) -> frozenset[str]:
+        cols = getattr(self, "_page_cols", None)
+        if cols is None:
+            cols = frozenset(self._columns("pages"))
+            self._page_cols = cols
+        return cols
+
+    # ------------------------------------------------------------------ pages
+
+    def page_id(self, url: str, *, is_external: bool | None = None) -> int:
+        """The id of ``url``'s row, creating an unfetched placeholder if there is none."""
+        pid = self._ids.get(url)
+        if pid is not None:
+            return pid
+        row = self.conn.execute("SELECT id FROM pages WHERE url = ?", (url,)).fetchone()
+        if row is not None:
+            self._ids[url] = row[0]
+            return int(row[0])
+        self._begin()
+        cur = self.conn.execute(
+            "INSERT INTO pages (url, scraped, isTarget, isExternal) VALUES (?, 0, 0, ?)",
+            (url, None if is_external is None else int(is_external)),
+        )
+        pid = int(cur.lastrowid or 0)
+        self._ids[url] = pid
+        return pid
+
+    def save_page(self, url: str, fields: PageFields | None = None, **kw: Any) -> int:
+        """Insert or update ``url``'s row with ``fields``; return its id.
+
+        ``scraped`` defaults to 1 and ``isTarget`` to ``not isExternal``.
+        ``firstCrawledAt`` is kept from an earlier scrape; ``lastCrawledAt`` is set to
+        now unless given. ``meta_extras`` and ``responseHeaders`` may be dicts.
+        """
+        values: dict[str, Any] = {**(fields or {}), **kw}
+        unknown = set(values) - self.page_columns
+        if unknown:
+            raise ValueError(f"unknown pages columns: {sorted(unknown)}")
+        values.setdefault("scraped", 1)
+        values.setdefault("isTarget", 0 if values.get("isExternal") else 1)
+        stamp = now_ms()
+        values.setdefault("firstCrawledAt", stamp)
+        values.setdefault("lastCrawledAt", stamp)
+        values["url"] = url
+        cols = list(values)
+        updates = ", ".join(
+            f'"{c}" = COALESCE(pages."{c}", excluded."{c}")' if c == "firstCrawledAt"
+            else f'"{c}" = excluded."{c}"'
+            for c in cols if c != "url"
+        )
+        self._begin()
+        row = self.conn.execute(
+            f"INSERT INTO pages ({', '.join(f'{chr(34)}{c}{chr(34)}' for c in cols)}) "
+            f"VALUES ({', '.join('?' for _ in cols)}) "
+            f"ON CONFLICT(url) DO UPDATE SET {updates} RETURNING id",
+            [_to_sql(values[c], True) for c in cols],
+        ).fetchone()
+        pid = int(row[0])
+        self._ids[url] = pid
+        self.stats.pages += 1
+        return pid
+
+    def skip_page(self, url: str, reason: str, *, is_external: bool = False) -> int:
+        """Record a URL seen but deliberately not fetched (robots.txt, exclude, dedupe-cap)."""
+        return self.save_page(url, scraped=1, isTarget=0 if is_external else 1,
+                              isExternal=int(is_external), isSkipped=1, skipReason=reason,
+                              status=None, contentType=None)
+
+    def record_redirect(self, sources: Iterable[str], dest_id: int) -> None:
+        """Point every source of a redirect chain at its final page (pre-flattened).
+
+        Rows that already pointed at one of the sources are re-pointed too, so
+        ``redirectDestId`` is always one hop to a non-redirect row. A source loses its
+        anchors and images; a hop to itself is ignored.
+        """
+        for url in sources:
+            sid = self.page_id(url)
+            if sid == dest_id:
+                continue
+            self._begin()
+            self.conn.execute(
+                "UPDATE pages SET redirectDestId = ?, scraped = 1 WHERE id = ?", (dest_id, sid)
+            )
+            self.conn.execute(
+                "UPDATE pages SET redirectDestId = ? WHERE redirectDestId = ?", (dest_id, sid)
+            )
+            self.conn.execute("DELETE FROM anchors WHERE pageId = ?", (sid,))
+            self.conn.execute("DELETE FROM images WHERE pageId = ?", (sid,))
+
+    def replace_anchors(
+        self, page_id: int, anchors: Iterable[tuple[str, str | None, str | None]]
+    ) -> None:
+        """Store the page's ``(url, hash, text)`` anchors in document order.
+
+        A non-empty list replaces earlier rows; an empty one keeps them (upstream rule:
+        a failed re-scrape must not erase the link graph).
+        """
+        rows = [(page_id, self.page_id(u), h, t) for u, h, t in anchors]
+        if not rows:
+            return
+        self._begin()
+        self.conn.execute("DELETE FROM anchors WHERE pageId = ?", (page_id,))
+        self.conn.executemany(
+            "INSERT INTO anchors (pageId, hrefId, hash, textContent) VALUES (?, ?, ?, ?)", rows
+        )
+        self.stats.anchors += len(rows)
+
+    def replace_images(self, page_id: int, images: Iterable[Mapping[str, Any]]) -> None:
+        """Store the page's images (``src, alt, width, height, naturalWidth, …``)."""
+        rows = [
+            (page_id, i.get("src"), i.get("currentSrc"), i.get("alt"), i.get("width", 0),
+             i.get("height", 0), i.get("naturalWidth", 0), i.get("naturalHeight", 0),
+             int(bool(i.get("isLazy"))), i.get("viewportWidth", 0), i.get("sourceCode"))
+            for i in images
+        ]
+        if not rows:
+            return
+        self._begin()
+        self.conn.execute("DELETE FROM images WHERE pageId = ?", (page_id,))
+        self.conn.executemany(
+            "INSERT INTO images (pageId, src, currentSrc, alt, width, height, naturalWidth, "
+            "naturalHeight, isLazy, viewportWidth, sourceCode) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows,
+        )
+
+    def save_html(self, page_id: int, html: str, codec: str = "zstd") -> None:
+        """Store the page's HTML snapshot, content-addressed (identical bodies share a row)."""
+        if not html:
+            return
+        enc = encode_html(html, codec)
+        self._begin()
+        self.conn.execute(
+            "INSERT OR IGNORE INTO page_html_blobs (hash, body, codec, size_raw, size_stored) "
+            "VALUES (?, ?, ?, ?, ?)", (enc.hash, enc.body, enc.codec, enc.size_raw,
+                                       enc.size_stored),
+        )
+        self.conn.execute(
+            "INSERT OR REPLACE INTO page_html_ref (page_id, hash) VALUES (?, ?)",
+            (page_id, enc.hash),
+        )
+        self.stats.html_bytes += enc.size_stored
+
+    def replace_tags(self, page_id: int, tags: Iterable[Mapping[str, Any]]) -> None:
+        """Store technology detections and the page's denormalised tag columns."""
+        rows = list(tags)
+        self._begin()
+        self.conn.execute("DELETE FROM page_tags WHERE pageId = ?", (page_id,))
+        for t in rows:
+            self._insert("page_tags", {"pageId": page_id, **t})
+        providers = sorted({str(t["provider"]) for t in rows})
+        self.conn.execute(
+            "UPDATE pages SET tag_count = ?, tags_providers_csv = ? WHERE id = ?",
+            (len(rows), ",".join(providers), page_id),
+        )
+
+    def replace_jsonld(self, page_id: int, entries: Iterable[Mapping[str, Any]]) -> None:
+        """Store JSON-LD / speculation-rules scripts and the page's ``jsonld_count``."""
+        rows = list(entries)
+        self._begin()
+        self.conn.execute("DELETE FROM page_jsonld WHERE pageId = ?", (page_id,))
+        for e in rows:
+            self._insert("page_jsonld", {"pageId": page_id, **e})
+        self.conn.execute("UPDATE pages SET jsonld_count = ? WHERE id = ?", (len(rows), page_id))
+
+    def save_resource(self, url: str, **fields: Any) -> int:
+        """Insert or update a sub-resource row; return its id."""
+        fields["url"] = url
+        cols = list(fields)
+        updates = ", ".join(f'"{c}" = excluded."{c}"' for c in cols if c != "url")
+        self._begin()
+        row = self.conn.execute(
+            f"INSERT INTO resources ({', '.join(chr(34) + c + chr(34) for c in cols)}) "
+            f"VALUES ({', '.join('?' for _ in cols)}) ON CONFLICT(url) DO "
+            + (f"UPDATE SET {updates}" if updates else "UPDATE SET url = url")
+            + " RETURNING id",
+            [_to_sql(fields[c], True) for c in cols],
+        ).fetchone()
+        return int(row[0])
+
+    def add_referrer(self, resource_id: int, page_id: int) -> None:
+        self._begin()
+        self.conn.execute(
+            'INSERT OR IGNORE INTO "resources-referrers" (resourceId, pageId) VALUES (?, ?)',
+            (resource_id, page_id),
+        )
+
+    def add_page_error(self, page_id: int, phase: str, message: str) -> None:
+        self._insert("page_errors", {"pageId": page_id, "phase": phase, "message": message,
+                                     "createdAt": now_ms()})
+
+    def add_crawl_error(self, url: str | None, message: str, *, is_external: bool = False) -> None:
+        self._insert("crawl_errors", {"url": url, "isExternal": int(is_external),
+                                      "message": message, "createdAt": now_ms()})
+
+    def add_dedupe_cap_event(self, **values: Any) -> int:
+        """Insert one soft-cap audit row (ARCHIVE-FORMAT.md §7.2 column names)."""
+        values.setdefault("detected_at", now_ms())
+        return self._insert("dedupe_cap_events", values)
+
+    def save_page_signature(self, page_id: int, *, signature: str, shape_signature: str,
+                            parent_key: str, shape_key: str) -> None:
+        self._begin()
+        self.conn.execute(
+            "INSERT OR REPLACE INTO page_signatures (page_id, signature, shape_signature, "
+            "parent_key, shape_key) VALUES (?, ?, ?, ?, ?)",
+            (page_id, signature, shape_signature, parent_key, shape_key),
+        )
+
+    def assign_order(self) -> None:
+        """Fill ``pages.order`` with the natural sort position of every URL."""
+        urls = self.conn.execute("SELECT id, url FROM pages").fetchall()
+        urls.sort(key=lambda r: natural_key(r[1]))
+        self._begin()
+        self.conn.executemany('UPDATE pages SET "order" = ? WHERE id = ?',
+                              [(i, r[0]) for i, r in enumerate(urls)])
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self, *, assign_order: bool = True) -> Path:
+        """Finish: natural order, checkpoint, close, tar atomically, remove the workdir.
+
+        Returns the archive path. Idempotent.
+        """
+        if self._closed:
+            return self.output
+        if assign_order:
+            self.assign_order()
+        self.commit()
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.conn.close()
+        self._closed = True
+        try:
+            write_tar(self.workdir, self.output, self.name)
+        except BaseException:
+            locks.release(self.workdir)
+            raise
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        locks.release(self.workdir)
+        return self.output
+
+    def abandon(self) -> None:
+        """Commit and close without tarring: the working directory stays as a stub."""
+        if self._closed:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self.commit()
+            self.conn.close()
+        self._closed = True
+        locks.release(self.workdir)
+
+    def __enter__(self) -> ArchiveWriter:
+        return self
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abandon()
+
+
+def _name_of(path: Path) -> str:
+    name = path.name
+    return name[: -len(".nitpicker")] if name.endswith(".nitpicker") else name
+
+
+def _to_sql(value: Any, json_ok: bool) -> Any:
+    """Python value → SQLite value: bools as 0/1, dicts/lists as JSON text."""
+    if isinstance(value, bool):
+        return int(value)
+    if json_ok and isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return value

@@ -1,0 +1,1 @@
+"""nitpicker_mcp: the stdio MCP server over nitpicker_query (imports nothing else of ours)."""

@@ -1,0 +1,71 @@
+"""nitpicker_query: read-only queries over ``.nitpicker`` archives (format 0.10.x).
+
+Open an archive once and pass it to any query function::
+
+    from nitpicker_query import open_archive, list_pages, get_summary
+
+    with open_archive("site.nitpicker") as archive:
+        print(get_summary(archive)["totalPages"])
+        for page in list_pages(archive, missing_title=True, limit=100)["items"]:
+            print(page["url"])
+
+Every function takes the archive (or a path) first and keyword options after, and
+returns JSON-serialisable data; every list is ``{items, total, limit, offset,
+nextOffset}``. Nothing here ever writes to an archive.
+"""
+
+from .archive import Archive, open_archive
+from .content_types import CATEGORIES, classify_content_type
+from .error_kinds import classify_error_kind
+from .exceptions import (
+    ArchiveBusy,
+    ArchiveError,
+    ArchiveNotFound,
+    InvalidArgument,
+    NitpickerError,
+    NotAnArchive,
+    NotFound,
+    UnsafeArchive,
+    UnsupportedFormat,
+)
+from .format import FORMAT_VERSION
+from .queries.check_headers import check_headers
+from .queries.find_duplicates import find_duplicates
+from .queries.find_mismatches import find_mismatches
+from .queries.get_page_detail import get_page_detail
+from .queries.get_page_html import get_page_html
+from .queries.get_resource_referrers import get_resource_referrers
+from .queries.get_summary import get_summary
+from .queries.list_images import list_images
+from .queries.list_links import list_links
+from .queries.list_pages import list_pages
+from .queries.list_resources import list_resources
+
+__all__ = [
+    "CATEGORIES",
+    "FORMAT_VERSION",
+    "Archive",
+    "ArchiveBusy",
+    "ArchiveError",
+    "ArchiveNotFound",
+    "InvalidArgument",
+    "NitpickerError",
+    "NotAnArchive",
+    "NotFound",
+    "UnsafeArchive",
+    "UnsupportedFormat",
+    "check_headers",
+    "classify_content_type",
+    "classify_error_kind",
+    "find_duplicates",
+    "find_mismatches",
+    "get_page_detail",
+    "get_page_html",
+    "get_resource_referrers",
+    "get_summary",
+    "list_images",
+    "list_links",
+    "list_pages",
+    "list_resources",
+    "open_archive",
+]

@@ -1,0 +1,324 @@
+"""Opening archives read-only: :func:`open_archive` and :class:`Archive`.
+
+This module is the only place in ``nitpicker_query`` (and so in ``nitpicker_mcp``) that
+connects to SQLite. It classifies the input (ARCHIVE-FORMAT.md §2.1), extracts
+``.nitpicker`` files through the cache, picks the connection mode (§2.5) and checks the
+format version (§3). Every connection it hands out is read-only twice over: the URI says
+``mode=ro`` or ``immutable=1``, and ``PRAGMA query_only = ON`` is set. It never creates a
+table, migrates, checkpoints, runs ANALYZE, or writes beside the user's files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import cache, locks
+from .exceptions import ArchiveNotFound, NotAnArchive, UnsupportedFormat
+from .format import check_version
+
+def _is_nonempty(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def choose_connection(db: Path, *, from_cache: bool, crawler_alive: bool) -> tuple[str, Path | None]:
+    """Decide how to open ``db`` read-only; return ``(uri, private copy dir or None)``.
+
+    ========================================  =====================================
+    situation                                 open with
+    ========================================  =====================================
+    cache copy, no WAL / empty WAL            ``immutable=1`` (no locks, no side files)
+    cache copy, non-empty WAL                 ``mode=ro`` (immutable would ignore the WAL;
+                                              ``-shm`` is created in *our* cache dir)
+    crawl dir, crawler alive                  ``mode=ro`` (the writer appends to the WAL;
+                                              its ``-wal``/``-shm`` already exist)
+    crawl dir, no crawler, no/empty WAL       ``immutable=1`` (``mode=ro`` would create
+                                              ``-wal``/``-shm`` beside the user's file)
+    crawl dir, no crawler, WAL and ``-shm``   ``mode=ro`` (nothing new is created)
+    crawl dir, no crawler, WAL, no ``-shm``   copy ``db.sqlite`` + WAL to a private temp
+                                              dir and open the copy ``mode=ro``
+    ========================================  =====================================
+
+    ``immutable=1`` ignores the WAL, so it is used only where the WAL is empty.
+    """
+    wal = db.with_name(db.name + "-wal")
+    shm = db.with_name(db.name + "-shm")
+    has_wal = _is_nonempty(wal)
+    if from_cache:
+        return (_uri(db, "mode=ro") if has_wal else _uri(db, "immutable=1")), None
+    if crawler_alive:
+        return _uri(db, "mode=ro"), None
+    if not has_wal:
+        return _uri(db, "immutable=1"), None
+    if shm.exists():
+        return _uri(db, "mode=ro"), None
+    private = Path(tempfile.mkdtemp(prefix="nitpicker-py-stub-"))
+    shutil.copy2(db, private / "db.sqlite")
+    shutil.copy2(wal, private / "db.sqlite-wal")
+    return _uri(private / "db.sqlite", "mode=ro"), private
+
+
+def _uri(db: Path, params: str) -> str:
+    return db.resolve().as_uri() + "?" + params
+
+
+class Archive:
+    """An open, read-only archive. Query functions take it as their first argument.
+
+    Connections are per thread (SQLite connections must not be shared across threads
+    while in use), created on first use and all closed by :meth:`close`. Use it as a
+    context manager, or call :meth:`close` when done.
+
+    Attributes: ``path`` (what the user gave, absolute), ``mode`` (``archive`` for a
+    ``.nitpicker`` file, ``stub`` for a crawl directory), ``directory`` (where
+    ``db.sqlite`` is read), ``crawler_pid`` (a live crawler's PID, else None),
+    ``version``, ``name`` and ``base_url`` from the ``info`` row.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        mode: str,
+        directory: Path,
+        *,
+        crawler_pid: int | None,
+        owned_dir: Path | None = None,
+    ) -> None:
+        self.path = path
+        self.mode = mode
+        self.directory = directory
+        self.crawler_pid = crawler_pid
+        self._owned_dirs: list[Path] = [owned_dir] if owned_dir else []
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._closed = False
+        db = directory / "db.sqlite"
+        self._uri, private = choose_connection(
+            db, from_cache=(mode == "archive"), crawler_alive=crawler_pid is not None
+        )
+        if private is not None:
+            self._owned_dirs.append(private)
+        self._tables: frozenset[str] = frozenset()
+        self._columns: dict[str, tuple[str, ...]] = {}
+        try:
+            self._validate()
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ connections
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's read-only connection (opened on first use)."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        if self._closed:
+            raise NotAnArchive("Archive is closed.", self.path)
+        try:
+            conn = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+            conn.execute("PRAGMA query_only = ON")
+            conn.execute("PRAGMA cache_size = -65536")
+            conn.execute("PRAGMA mmap_size = 268435456")
+        except sqlite3.Error as exc:
+            raise NotAnArchive(
+                f"Cannot open the archive database ({exc}): {self.path.name}", self.path
+            ) from exc
+        conn.row_factory = sqlite3.Row
+        self._local.conn = conn
+        with self._lock:
+            self._connections.append(conn)
+        return conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Run one statement on this thread's connection."""
+        return self.connection().execute(sql, params)
+
+    def has_table(self, name: str) -> bool:
+        return name in self._tables
+
+    def columns(self, table: str) -> tuple[str, ...]:
+        """Column names of ``table`` (empty when it does not exist), cached."""
+        if table not in self._columns:
+            if table not in self._tables:
+                return ()
+            rows = self.execute(f'PRAGMA table_info("{table}")').fetchall()
+            self._columns[table] = tuple(r["name"] for r in rows)
+        return self._columns[table]
+
+    @property
+    def error_log(self) -> Path | None:
+        """The crawler's ``error.log`` when the archive has one."""
+        log = self.directory / "error.log"
+        return log if log.is_file() else None
+
+    # ------------------------------------------------------------------ validation
+
+    def _validate(self) -> None:
+        display = self.path.name
+        try:
+            names = self.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise NotAnArchive(
+                f"Not a Nitpicker archive database (db.sqlite is not a readable SQLite "
+                f"database: {exc}): {display}", self.path,
+            ) from exc
+        self._tables = frozenset(r["name"] for r in names)
+        if "info" not in self._tables:
+            raise NotAnArchive(
+                f"Not a Nitpicker archive database (no info table): {display}", self.path
+            )
+        info_columns = self.columns("info")
+        if "version" not in info_columns:
+            check_version(None, str(self.path))
+        row = self.execute("SELECT * FROM info ORDER BY id LIMIT 1").fetchone()
+        if row is None:
+            if self.mode == "stub":
+                raise NotAnArchive(
+                    "Stub is still being initialised (info row missing); try again in a "
+                    f"moment: {display}", self.path,
+                )
+            check_version(None, str(self.path))
+        assert row is not None
+        self.version: str = str(row["version"]) if row["version"] is not None else ""
+        check_version(row["version"], str(self.path))
+        if "pages" not in self._tables or "meta_extras" not in self.columns("pages"):
+            raise UnsupportedFormat(
+                f"Archive claims format {self.version} but lacks the 0.10 tables: {display}",
+                found=self.version, supported="0.10.x", reason="unknown", path=self.path,
+            )
+        self.name: str | None = row["name"] if "name" in info_columns else None
+        self.base_url: str | None = row["baseUrl"] if "baseUrl" in info_columns else None
+        self.info: dict[str, Any] = dict(row)
+
+    # ------------------------------------------------------------------ lifetime
+
+    def close(self) -> None:
+        """Close every connection and remove private copies; safe to call twice."""
+        with self._lock:
+            self._closed = True
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        self._local = threading.local()
+        for directory in self._owned_dirs:
+            shutil.rmtree(directory, ignore_errors=True)
+        self._owned_dirs = []
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Archive {self.mode} {self.path.name!r} format {getattr(self, 'version', '?')}>"
+
+
+def _classify(path: Path) -> str:
+    """``archive`` or ``stub``, or raise with the messages of ARCHIVE-FORMAT.md §2.1."""
+    text = str(path)
+    try:
+        path.stat()
+    except OSError:
+        raise ArchiveNotFound(
+            f"Archive path not found or not readable: {path.name or text}", path
+        ) from None
+    if text.endswith(".nitpicker"):
+        if path.is_dir():
+            if (path / "db.sqlite").is_file():
+                return "stub"
+            raise NotAnArchive(
+                f'Path "{path.name}" looks like a .nitpicker archive file but resolves to a '
+                "directory.", path,
+            )
+        if not os.access(path, os.R_OK):
+            raise ArchiveNotFound(f"Archive path not found or not readable: {path.name}", path)
+        return "archive"
+    if path.is_dir():
+        if (path / "db.sqlite").is_file():
+            return "stub"
+        raise NotAnArchive(
+            f"Directory does not look like a Nitpicker stub (missing db.sqlite): {path.name}",
+            path,
+        )
+    raise NotAnArchive(
+        "Invalid path. Only .nitpicker archive files or stub directories (containing "
+        f"db.sqlite) are supported: {path.name}", path,
+    )
+
+
+_KEYS: dict[tuple[str, int, int, int], str] = {}
+_KEYS_LOCK = threading.Lock()
+
+
+def _key_for(path: Path) -> str:
+    """The cache key, memoised per process by (realpath, size, mtime, ctime)."""
+    st = path.stat()
+    ident = (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    with _KEYS_LOCK:
+        key = _KEYS.get(ident)
+    if key is None:
+        key = cache.cache_key(path, st)
+        with _KEYS_LOCK:
+            _KEYS[ident] = key
+    return key
+
+
+def open_archive(path: str | os.PathLike[str]) -> Archive:
+    """Open a ``.nitpicker`` file or a crawl directory containing ``db.sqlite``, read-only.
+
+    A file is extracted safely into the cache (once: later opens of the unchanged file
+    reuse it); a directory is read in place, and a live crawler holding it is reported
+    in ``crawler_pid`` with a note on stderr.
+
+    Raises:
+        ArchiveNotFound, NotAnArchive, UnsafeArchive, UnsupportedFormat: with a one-line
+        message naming the file and what to do.
+    """
+    p = Path(os.path.abspath(os.fspath(path)))
+    mode = _classify(p)
+    if mode == "stub":
+        holder = locks.probe(p)
+        pid = holder.pid if holder is not None and holder.alive else None
+        if pid is not None:
+            print(
+                f"[nitpicker] Crawler appears to be running on this stub (PID {pid}). "
+                "Showing a read-only view — data may be incomplete.",
+                file=sys.stderr,
+            )
+        return Archive(p, "stub", p, crawler_pid=pid)
+    real = p.resolve()
+    if cache.cache_disabled():
+        directory = cache.extract_private(real)
+        return Archive(p, "archive", directory, crawler_pid=None, owned_dir=directory.parent)
+    directory = cache.ensure_extracted(real, _key_for(real))
+    return Archive(p, "archive", directory, crawler_pid=None)
+
+
+@contextlib.contextmanager
+def opened(archive: Archive | str | os.PathLike[str]) -> Iterator[Archive]:
+    """Yield an :class:`Archive` for a path or pass one through; close only what it opened."""
+    if isinstance(archive, Archive):
+        yield archive
+        return
+    a = open_archive(archive)
+    try:
+        yield a
+    finally:
+        a.close()

@@ -1,0 +1,258 @@
+"""Every query, described once for the adapters: name, options, help, examples.
+
+The CLI builds its sub-commands from :data:`QUERIES` and the MCP server its input
+schemas, so a flag and a tool argument can never drift apart (one definition of each
+option: its Python name, kind, bounds and meaning). Adapters hold no logic beyond this
+table: they parse, call ``spec.function(archive, **options)``, and render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .content_types import CATEGORIES
+from .paging import MAX_LIMIT
+from .queries.check_headers import check_headers
+from .queries.find_duplicates import find_duplicates
+from .queries.find_mismatches import TYPES as MISMATCH_TYPES
+from .queries.find_mismatches import find_mismatches
+from .queries.get_page_detail import get_page_detail
+from .queries.get_page_html import get_page_html
+from .queries.get_resource_referrers import get_resource_referrers
+from .queries.get_summary import get_summary
+from .queries.list_images import list_images
+from .queries.list_links import LINK_TYPES, list_links
+from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
+from .queries.list_pages import list_pages
+from .queries.list_resources import SORT_COLUMNS as RESOURCE_SORTS
+from .queries.list_resources import list_resources
+
+
+def camel(name: str) -> str:
+    """``missing_title`` → ``missingTitle`` (MCP argument and JSON key spelling)."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option of a query.
+
+    ``kind`` is ``str``, ``int``, ``choice``, ``flag`` (on/off, default off) or
+    ``tristate`` (True / False / absent = no filter).
+    """
+
+    name: str
+    kind: str
+    help: str
+    default: Any = None
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    example: Any = None
+
+    @property
+    def camel(self) -> str:
+        return camel(self.name)
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class QuerySpec:
+    """A query as the adapters see it."""
+
+    name: str
+    command: str
+    function: Callable[..., Any]
+    summary: str
+    params: tuple[Param, ...]
+    is_list: bool = True
+    not_found: str | None = None
+    examples: tuple[str, ...] = ()
+    table_columns: tuple[str, ...] = ()
+    """Item keys a terminal table shows (all when empty); JSON always has every key."""
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+
+
+def _paging(default_limit: int = 100) -> tuple[Param, Param]:
+    return (
+        Param("limit", "int", f"Items per page, 1–{MAX_LIMIT}.", default=default_limit,
+              minimum=1, maximum=MAX_LIMIT, example=default_limit),
+        Param("offset", "int", "Items to skip; use the previous result's nextOffset.",
+              default=0, minimum=0, example=100),
+    )
+
+
+_URL_PATTERN = Param("url_pattern", "str", "SQL LIKE pattern on the URL: % any run, _ one "
+                     "character.", example="%/news/%")
+_SORT_ORDER = Param("sort_order", "choice", "Sort direction.", default="asc",
+                    choices=("asc", "desc"), example="desc")
+_PAGE_URL = Param("url", "str", "The page URL exactly as stored (scheme, host, path, query).",
+                  required=True, example="https://example.com/about/")
+
+QUERIES: tuple[QuerySpec, ...] = (
+    QuerySpec(
+        "get_summary", "summary", get_summary,
+        "Site overview: page counts, status and content-type distribution, metadata rates.",
+        (), is_list=False,
+        examples=("nitpicker-query summary site.nitpicker",),
+    ),
+    QuerySpec(
+        "list_pages", "pages", list_pages,
+        "List pages, filtered by status, metadata gaps, URL pattern or content type.",
+        (
+            Param("status", "int", "Only this HTTP status (-1 = network failure).",
+                  example=404),
+            Param("status_min", "int", "Only statuses at least this.", example=400),
+            Param("status_max", "int", "Only statuses at most this.", example=599),
+            Param("is_external", "tristate", "True: only external URLs; false: only the "
+                  "site's own.", example=False),
+            Param("missing_title", "flag", "Only pages without a title.", default=False),
+            Param("missing_description", "flag", "Only pages without a meta description.",
+                  default=False),
+            Param("noindex", "flag", "Only pages whose robots meta says noindex.",
+                  default=False),
+            _URL_PATTERN,
+            Param("directory", "str", "Only URLs containing this path (a trailing / is "
+                  "added).", example="/blog"),
+            Param("content_type_category", "choice", "List this kind of content instead of "
+                  "HTML pages.", choices=CATEGORIES, example="pdf"),
+            Param("sort_by", "choice", "Sort key.", default="url", choices=tuple(PAGE_SORTS),
+                  example="status"),
+            _SORT_ORDER,
+            *_paging(),
+        ),
+        examples=(
+            "nitpicker-query pages site.nitpicker --missing-title --no-is-external",
+            "nitpicker-query pages site.nitpicker --status-min 400 --sort-by status",
+            "nitpicker-query pages site.nitpicker --content-type-category pdf",
+        ),
+        table_columns=("url", "status", "title", "contentType", "isExternal", "noindex"),
+    ),
+    QuerySpec(
+        "get_page_detail", "page-detail", get_page_detail,
+        "Everything about one URL: meta, headers, links in and out, redirects to it.",
+        (
+            _PAGE_URL,
+            Param("links_limit", "int", "Most links listed in each of outboundLinks, "
+                  "inboundLinks and redirectFrom (their totals are exact).", default=100,
+                  minimum=1, maximum=MAX_LIMIT, example=20),
+        ),
+        is_list=False, not_found="No page with URL {url} in this archive "
+        "(URLs must match exactly; find them with the pages command).",
+        examples=("nitpicker-query page-detail site.nitpicker --url https://example.com/",),
+    ),
+    QuerySpec(
+        "get_page_html", "html", get_page_html,
+        "The stored HTML snapshot of one URL, cut to a maximum length.",
+        (
+            _PAGE_URL,
+            Param("max_length", "int", "Most characters (UTF-16 units) returned; "
+                  "truncated says whether the snapshot was cut.", default=100_000,
+                  minimum=1, example=30_000),
+        ),
+        is_list=False, not_found="No stored HTML for {url} in this archive (the URL is "
+        "absent, or it is not an HTML page the crawler rendered).",
+        examples=("nitpicker-query html site.nitpicker --url https://example.com/ "
+                  "--max-length 2000",),
+    ),
+    QuerySpec(
+        "find_duplicates", "duplicates", find_duplicates,
+        "Titles or descriptions shared by two or more pages, biggest groups first.",
+        (
+            Param("field", "choice", "Which text to compare.", default="title",
+                  choices=("title", "description"), example="description"),
+            Param("pages_limit", "int", "Most URLs listed per group (count is exact).",
+                  default=20, minimum=1, maximum=MAX_LIMIT, example=5),
+            *_paging(50),
+        ),
+        examples=("nitpicker-query duplicates site.nitpicker --field description",),
+    ),
+    QuerySpec(
+        "find_mismatches", "mismatches", find_mismatches,
+        "Pages whose canonical, og:title or og:description disagrees with the page.",
+        (
+            Param("type", "choice", "What to compare.", required=True,
+                  choices=tuple(MISMATCH_TYPES), example="canonical"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query mismatches site.nitpicker --type og:title",),
+    ),
+    QuerySpec(
+        "list_links", "links", list_links,
+        "Broken links (404 after redirects), external links, or orphaned pages.",
+        (
+            Param("type", "choice", "broken: links to a 404; external: links leaving the "
+                  "site; orphaned: pages nothing links to.", required=True,
+                  choices=LINK_TYPES, example="broken"),
+            Param("include_redirect_sources", "flag", "Judge the literal link target "
+                  "instead of where its redirects end.", default=False),
+            *_paging(),
+        ),
+        examples=("nitpicker-query links site.nitpicker --type broken",),
+    ),
+    QuerySpec(
+        "list_resources", "resources", list_resources,
+        "Sub-resources (CSS, scripts, images, fonts) the pages loaded.",
+        (
+            Param("content_type", "str", "Prefix of the MIME type.", example="image/"),
+            Param("is_external", "tristate", "True: only third-party; false: only the "
+                  "site's own.", example=True),
+            _URL_PATTERN,
+            Param("sort_by", "choice", "Sort key.", default="url",
+                  choices=tuple(RESOURCE_SORTS), example="contentLength"),
+            _SORT_ORDER,
+            *_paging(),
+        ),
+        examples=("nitpicker-query resources site.nitpicker --content-type text/css",),
+    ),
+    QuerySpec(
+        "get_resource_referrers", "resource-referrers", get_resource_referrers,
+        "Pages that loaded one resource URL.",
+        (
+            Param("resource_url", "str", "The resource URL exactly as listed by resources.",
+                  required=True, example="https://example.com/style.css"),
+            *_paging(),
+        ),
+        not_found="No resource with URL {resource_url} in this archive (list them with "
+        "the resources command).",
+        examples=("nitpicker-query resource-referrers site.nitpicker --resource-url "
+                  "https://example.com/style.css",),
+    ),
+    QuerySpec(
+        "list_images", "images", list_images,
+        "Images with missing alt text, no rendered size, or oversized files.",
+        (
+            Param("missing_alt", "flag", "Only images without alt text.", default=False),
+            Param("missing_dimensions", "flag", "Only images rendered 0 wide or high.",
+                  default=False),
+            Param("oversized_threshold", "int", "Only images whose intrinsic width or "
+                  "height exceeds this many pixels.", minimum=0, example=2000),
+            Param("url_pattern", "str", "SQL LIKE pattern on the image src.",
+                  example="%.png"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query images site.nitpicker --missing-alt",),
+    ),
+    QuerySpec(
+        "check_headers", "headers", check_headers,
+        "Security headers (CSP, X-Frame-Options, X-Content-Type-Options, HSTS) per page.",
+        (
+            Param("missing_only", "flag", "Only pages missing at least one of the four.",
+                  default=False),
+            *_paging(),
+        ),
+        examples=("nitpicker-query headers site.nitpicker --missing-only",),
+    ),
+)
+
+BY_NAME: dict[str, QuerySpec] = {q.name: q for q in QUERIES}
+BY_COMMAND: dict[str, QuerySpec] = {q.command: q for q in QUERIES}

@@ -1,0 +1,114 @@
+"""``nitpicker-query <sub-command> <archive> [options]``: the queries on the command line.
+
+Sub-commands and their flags come from :mod:`nitpicker_query.catalog`; this module only
+parses, calls the query function and renders. Output: a table on a terminal, compact
+JSON when piped (``--format`` chooses explicitly). Errors: one line on stderr, exit 1;
+usage errors exit 2; a traceback only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+from .archive import open_archive
+from .catalog import QUERIES, Param, QuerySpec
+from .exceptions import NitpickerError, NotFound
+from .render import FORMATS, render
+
+PROG = "nitpicker-query"
+
+
+def _add_param(parser: argparse.ArgumentParser, p: Param) -> None:
+    help_text = p.help
+    if p.default not in (None, False):
+        help_text += f" Default: {p.default}."
+    if p.kind == "flag":
+        parser.add_argument(p.flag, dest=p.name, action="store_true", help=help_text)
+    elif p.kind == "tristate":
+        parser.add_argument(p.flag, dest=p.name, action=argparse.BooleanOptionalAction,
+                            default=None, help=help_text + " Absent: no filter.")
+    elif p.kind == "int":
+        parser.add_argument(p.flag, dest=p.name, type=int, default=p.default,
+                            required=p.required, metavar="N", help=help_text)
+    elif p.kind == "choice":
+        parser.add_argument(p.flag, dest=p.name, choices=p.choices, default=p.default,
+                            required=p.required, help=help_text)
+    else:
+        metavar = "URL" if p.name.endswith("url") else "TEXT"
+        parser.add_argument(p.flag, dest=p.name, default=p.default, required=p.required,
+                            metavar=metavar, help=help_text)
+
+
+def _add_output(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("output")
+    group.add_argument("--format", choices=FORMATS, default=None,
+                       help="json, table or jsonl (one item per line). Default: table on a "
+                       "terminal, json when piped.")
+    group.add_argument("--pretty", action="store_true", help="Indent JSON output.")
+    group.add_argument("--debug", action="store_true",
+                       help="Show a traceback on unexpected errors.")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Answer questions about a .nitpicker archive (read-only). "
+        "ARCHIVE is a .nitpicker file or a crawl directory containing db.sqlite.",
+        epilog="Run '%(prog)s <sub-command> --help' for its options and examples.",
+    )
+    subs = parser.add_subparsers(dest="command", metavar="<sub-command>", required=True)
+    for spec in QUERIES:
+        epilog = "examples:\n" + "\n".join(f"  {e}" for e in spec.examples)
+        sub = subs.add_parser(spec.command, help=spec.summary, description=spec.summary,
+                              epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.add_argument("archive", metavar="ARCHIVE", help=".nitpicker file or crawl directory")
+        for p in spec.params:
+            _add_param(sub, p)
+        _add_output(sub)
+        sub.set_defaults(spec=spec)
+    return parser
+
+
+def run(spec: QuerySpec, args: argparse.Namespace) -> Any:
+    """Open the archive, call the query with the parsed options, map None to NotFound."""
+    options = {p.name: getattr(args, p.name) for p in spec.params
+               if getattr(args, p.name) is not None}
+    with open_archive(args.archive) as archive:
+        result = spec.function(archive, **options)
+    if result is None and spec.not_found:
+        raise NotFound(spec.not_found.format(**options))
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    spec: QuerySpec = args.spec
+    try:
+        result = run(spec, args)
+        fmt = args.format or ("table" if sys.stdout.isatty() else "json")
+        render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns)
+        sys.stdout.flush()
+    except NitpickerError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(f"{PROG}: internal error ({type(exc).__name__}: {exc}); this is a bug — rerun "
+              "with --debug and report the traceback.", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

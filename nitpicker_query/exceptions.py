@@ -1,0 +1,80 @@
+"""Errors raised by nitpicker, each with a one-sentence message a person can act on.
+
+The tree::
+
+    NitpickerError
+    ├── ArchiveError                 something is wrong with the archive itself
+    │   ├── ArchiveNotFound          the path does not exist or cannot be read
+    │   ├── NotAnArchive             not a tar / no db.sqlite / not a nitpicker database
+    │   ├── UnsafeArchive            a tar member would escape or is a link/device
+    │   ├── UnsupportedFormat        info.version outside 0.10.x (too old, too new, unknown)
+    │   └── ArchiveBusy              a live process holds the lock we need
+    ├── InvalidArgument              a query option is out of range or of the wrong kind
+    └── NotFound                     a looked-up URL or signature is not in the archive
+
+Other packages subclass :class:`NitpickerError` for their own failures. Paths are kept as
+attributes (``path``) so the MCP server can mask them; messages name files by base name
+where a full path is not needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class NitpickerError(Exception):
+    """Base class: every error a user can cause. ``str(error)`` is the one-line message."""
+
+
+class ArchiveError(NitpickerError):
+    """The archive (file or crawl directory) cannot be used."""
+
+    def __init__(self, message: str, path: str | Path | None = None) -> None:
+        super().__init__(message)
+        self.path = str(path) if path is not None else None
+
+
+class ArchiveNotFound(ArchiveError):
+    """The given path does not exist or cannot be read."""
+
+
+class NotAnArchive(ArchiveError):
+    """The path exists but is not a .nitpicker archive or crawl directory."""
+
+
+class UnsafeArchive(ArchiveError):
+    """A tar member is absolute, climbs out with ``..``, is a link or a device, or repeats."""
+
+
+class ArchiveBusy(ArchiveError):
+    """Another live process holds the lock on a directory we must write."""
+
+
+class UnsupportedFormat(ArchiveError):
+    """``info.version`` is outside the supported 0.10 family.
+
+    ``found`` is the version string (or None), ``supported`` the family we read, and
+    ``reason`` one of ``too-old``, ``too-new``, ``unknown``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        found: str | None,
+        supported: str,
+        reason: str,
+        path: str | Path | None = None,
+    ) -> None:
+        super().__init__(message, path)
+        self.found = found
+        self.supported = supported
+        self.reason = reason
+
+
+class InvalidArgument(NitpickerError, ValueError):
+    """A query option is out of range, of the wrong type, or not one of the allowed values."""
+
+
+class NotFound(NitpickerError, LookupError):
+    """A URL or signature that was looked up is not in the archive."""

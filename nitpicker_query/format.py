@@ -1,0 +1,329 @@
+"""The archive format, defined once: version rule, DDL, page predicates.
+
+Everything that reads or writes a ``.nitpicker`` archive takes table names, columns,
+indexes and the meaning of "a page" from here, so the writer (``nitpicker_crawl``) and
+the readers can never disagree. The DDL reproduces how upstream's knex schema builder
+renders format 0.10.0 (ARCHIVE-FORMAT.md §4): backtick-quoted identifiers, ``varchar(255)``
+strings, table-level foreign keys, ``<table>_<col>_unique`` / ``_index`` names. Tables
+upstream created with raw SQL keep their literal upper-case text.
+
+Two tables are ours and optional for readers (ARCHIVE-FORMAT.md §7):
+``dedupe_cap_events`` (the soft cap's audit log) and ``page_signatures`` (each page's
+meta signature as computed at crawl time).
+"""
+
+from __future__ import annotations
+
+from .exceptions import UnsupportedFormat
+
+FORMAT_VERSION = "0.10.0"
+"""The format version our writer stores in ``info.version``."""
+
+SUPPORTED_FAMILY = "0.10.x"
+_OLDEST = (0, 10, 0)
+_FIRST_TOO_NEW = (0, 13, 0)
+
+
+def parse_version(text: str) -> tuple[int, int, int]:
+    """Numeric semver triple: ``"0.10"`` → ``(0, 10, 0)``, ``"0.10.0-alpha.1"`` → ``(0, 10, 0)``.
+
+    Cut at the first ``-`` or ``+``, split on ``.``, parse each of major/minor/patch as a
+    base-10 integer; missing or unparsable parts count as 0. String comparison would be
+    wrong (``"0.9.0" > "0.10.0"``).
+    """
+    core = text.strip()
+    for sep in "-+":
+        core = core.split(sep, 1)[0]
+    parts = core.split(".")
+    numbers: list[int] = []
+    for i in range(3):
+        try:
+            numbers.append(int(parts[i], 10))
+        except (IndexError, ValueError):
+            numbers.append(0)
+    return numbers[0], numbers[1], numbers[2]
+
+
+def check_version(found: str | None, path: str | None = None) -> None:
+    """Raise :class:`UnsupportedFormat` unless ``0.10.0 <= found < 0.13.0``.
+
+    Messages follow ARCHIVE-FORMAT.md §3.3: they name the version found and what we read.
+    """
+    if found is None or not str(found).strip():
+        raise UnsupportedFormat(
+            "Archive format is unknown (info.version missing or empty); "
+            f"this tool reads format {SUPPORTED_FAMILY}.",
+            found=None, supported=SUPPORTED_FAMILY, reason="unknown", path=path,
+        )
+    version = parse_version(str(found))
+    if version < _OLDEST:
+        raise UnsupportedFormat(
+            f"Archive uses Nitpicker format {found}; this tool reads format {SUPPORTED_FAMILY} "
+            "(written by nitpicker 0.11–0.12). Upgrade it with upstream's "
+            "scripts/migrate-to-0.10.mjs, or crawl again.",
+            found=str(found), supported=SUPPORTED_FAMILY, reason="too-old", path=path,
+        )
+    if version >= _FIRST_TOO_NEW:
+        raise UnsupportedFormat(
+            f"Archive uses Nitpicker format {found}; this tool reads format {SUPPORTED_FAMILY} "
+            "only. Archives from nitpicker 0.13 or later are not supported yet.",
+            found=str(found), supported=SUPPORTED_FAMILY, reason="too-new", path=path,
+        )
+
+
+# --------------------------------------------------------------------------- DDL
+
+PAGE_META_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("lang", "varchar(255)"),
+    ("dir", "varchar(255)"),
+    ("charset", "varchar(255)"),
+    ("baseHref", "varchar(255)"),
+    ("viewport_raw", "text"),
+    ("themeColor", "varchar(255)"),
+    ("applicationName", "varchar(255)"),
+    ("author", "varchar(255)"),
+    ("generator", "varchar(255)"),
+    ("publisher", "varchar(255)"),
+    ("title", "varchar(255)"),
+    ("description", "text"),
+    ("keywords", "text"),
+    ("robots_raw", "text"),
+    ("robots_noindex", "integer"),
+    ("robots_nofollow", "integer"),
+    ("robots_noarchive", "integer"),
+    ("robots_noimageindex", "integer"),
+    ("googlebot", "varchar(255)"),
+    ("canonical", "varchar(8190)"),
+    ("amphtml", "varchar(8190)"),
+    ("manifest", "varchar(8190)"),
+    ("icon_href", "varchar(8190)"),
+    ("appleTouchIcon_href", "varchar(8190)"),
+    ("og_type", "varchar(255)"),
+    ("og_title", "varchar(255)"),
+    ("og_url", "varchar(8190)"),
+    ("og_site_name", "varchar(255)"),
+    ("og_description", "text"),
+    ("og_image", "varchar(8190)"),
+    ("og_image_alt", "varchar(255)"),
+    ("og_image_width", "varchar(255)"),
+    ("og_image_height", "varchar(255)"),
+    ("og_locale", "varchar(255)"),
+    ("og_article_published_time", "varchar(255)"),
+    ("og_article_modified_time", "varchar(255)"),
+    ("twitter_card", "varchar(255)"),
+    ("twitter_site", "varchar(255)"),
+    ("twitter_creator", "varchar(255)"),
+    ("twitter_title", "varchar(255)"),
+    ("twitter_description", "text"),
+    ("twitter_image", "varchar(8190)"),
+    ("fb_app_id", "varchar(255)"),
+    ("verification_google", "varchar(255)"),
+    ("formatDetection_telephone", "integer"),
+)
+"""The flat meta columns of ``pages`` (upstream ``FlatPageMetaColumns``), in table order."""
+
+
+def _col(name: str, decl: str) -> str:
+    return f"`{name}` {decl}"
+
+
+_PAGES_COLUMNS = (
+    [
+        _col("id", "integer not null primary key autoincrement"),
+        _col("url", "varchar(8190) not null"),
+        _col("redirectDestId", "integer default null"),
+        _col("scraped", "boolean not null"),
+        _col("isTarget", "boolean not null"),
+        _col("isExternal", "boolean"),
+        _col("status", "integer"),
+        _col("statusText", "varchar(255)"),
+        _col("contentType", "varchar(255) null"),
+        _col("contentLength", "integer null"),
+        _col("responseHeaders", "json null"),
+    ]
+    + [_col(name, decl) for name, decl in PAGE_META_COLUMNS]
+    + [
+        _col("firstCrawledAt", "integer"),
+        _col("lastCrawledAt", "integer"),
+        _col("tag_count", "integer"),
+        _col("jsonld_count", "integer"),
+        _col("tags_providers_csv", "text"),
+        _col("meta_extras", "json"),
+        _col("isSkipped", "boolean"),
+        _col("skipReason", "varchar(255)"),
+        _col("order", "integer null"),
+        _col("source", "varchar(255) not null default 'crawled'"),
+        "foreign key(`redirectDestId`) references `pages`(`id`)",
+    ]
+)
+
+SCHEMA_DDL: tuple[str, ...] = (
+    "create table `info` (`id` integer not null primary key autoincrement, "
+    "`version` varchar(255), `name` varchar(255), `baseUrl` varchar(255), `roots` json, "
+    "`recursive` boolean, `interval` integer, `image` boolean, `fetchExternal` boolean, "
+    "`parallels` integer, `excludes` json, `excludeKeywords` json, `excludeUrls` json, "
+    "`maxExcludedDepth` integer, `retry` integer, `fromList` boolean, "
+    "`disableQueries` boolean, `userAgent` varchar(255), `ignoreRobots` boolean)",
+    "create table `pages` (" + ", ".join(_PAGES_COLUMNS) + ")",
+    "create unique index `pages_url_unique` on `pages` (`url`)",
+    "create index `pages_isexternal_index` on `pages` (`isExternal`)",
+    "create index `pages_contenttype_index` on `pages` (`contentType`)",
+    "create index `pages_scraped_index` on `pages` (`scraped`)",
+    "create index `pages_redirectdestid_index` on `pages` (`redirectDestId`)",
+    "create index `pages_order_index` on `pages` (`order`)",
+    "create index `pages_robots_noindex_index` on `pages` (`robots_noindex`)",
+    "create index `pages_og_type_index` on `pages` (`og_type`)",
+    "create index `pages_source_index` on `pages` (`source`)",
+    "create table `anchors` (`id` integer not null primary key autoincrement, "
+    "`pageId` integer not null, `hrefId` integer not null, `hash` varchar(255), "
+    "`textContent` varchar(255) null, "
+    "foreign key(`pageId`) references `pages`(`id`), "
+    "foreign key(`hrefId`) references `pages`(`id`))",
+    "create index `anchors_pageid_index` on `anchors` (`pageId`)",
+    "create index `anchors_hrefid_index` on `anchors` (`hrefId`)",
+    "create table `images` (`id` integer not null primary key autoincrement, "
+    "`pageId` integer not null, `src` varchar(8190), `currentSrc` varchar(8190), "
+    "`alt` varchar(255), `width` float not null, `height` float not null, "
+    "`naturalWidth` integer not null, `naturalHeight` integer not null, `isLazy` boolean, "
+    "`viewportWidth` integer not null, `sourceCode` varchar(255), "
+    "foreign key(`pageId`) references `pages`(`id`))",
+    "create index `images_pageid_index` on `images` (`pageId`)",
+    "create table `resources` (`id` integer not null primary key autoincrement, "
+    "`url` varchar(8190) not null, `isExternal` boolean, `status` integer, "
+    "`statusText` varchar(255), `contentType` varchar(255) null, "
+    "`contentLength` integer null, `compress` varchar(255) null, `cdn` varchar(255) null, "
+    "`responseHeaders` json null, `source` varchar(255) not null default 'crawled')",
+    "create unique index `resources_url_unique` on `resources` (`url`)",
+    "create index `resources_source_index` on `resources` (`source`)",
+    "create table `resources-referrers` (`id` integer not null primary key autoincrement, "
+    "`resourceId` integer not null, `pageId` integer not null, "
+    "foreign key(`resourceId`) references `resources`(`id`), "
+    "foreign key(`pageId`) references `pages`(`id`))",
+    "create unique index `resources_referrers_resourceid_pageid_unique` on "
+    "`resources-referrers` (`resourceId`, `pageId`)",
+    "create index `resources_referrers_resourceid_index` on `resources-referrers` (`resourceId`)",
+    "create index `resources_referrers_pageid_index` on `resources-referrers` (`pageId`)",
+    "create table `page_errors` (`id` integer not null primary key autoincrement, "
+    "`pageId` integer not null, `phase` varchar(255) not null, `message` text not null, "
+    "`createdAt` integer not null, foreign key(`pageId`) references `pages`(`id`))",
+    "create index `page_errors_pageid_index` on `page_errors` (`pageId`)",
+    "create table `crawl_errors` (`id` integer not null primary key autoincrement, "
+    "`url` varchar(8190) null, `isExternal` boolean, `message` text not null, "
+    "`createdAt` integer not null)",
+    "create table `page_tags` (`id` integer not null primary key autoincrement, "
+    "`pageId` integer not null, `provider` varchar(255) not null, `category` varchar(255), "
+    "`externalId` varchar(255), `version` varchar(255), `confidence` integer, "
+    "`categories` json, `sources` json, "
+    "foreign key(`pageId`) references `pages`(`id`) on delete CASCADE)",
+    "create index `page_tags_pageid_index` on `page_tags` (`pageId`)",
+    "create index `page_tags_provider_index` on `page_tags` (`provider`)",
+    "create index `page_tags_externalid_index` on `page_tags` (`externalId`)",
+    "CREATE INDEX page_tags_provider_extId ON page_tags (provider, externalId)",
+    "CREATE INDEX page_tags_provider_pageId ON page_tags (provider, pageId)",
+    "create table `page_jsonld` (`id` integer not null primary key autoincrement, "
+    "`pageId` integer not null, `kind` varchar(255) not null, `type` varchar(255), "
+    "`raw` text not null, `parsed` json, `parseError` text, "
+    "foreign key(`pageId`) references `pages`(`id`) on delete CASCADE)",
+    "create index `page_jsonld_pageid_index` on `page_jsonld` (`pageId`)",
+    "create index `page_jsonld_type_index` on `page_jsonld` (`type`)",
+    "CREATE INDEX page_jsonld_type_pageId ON page_jsonld (type, pageId)",
+    "CREATE TABLE page_html_blobs (hash BLOB PRIMARY KEY, body BLOB NOT NULL, "
+    "codec TEXT NOT NULL CHECK(codec IN ('zstd', 'none')), size_raw INTEGER NOT NULL, "
+    "size_stored INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE page_html_ref (page_id INTEGER PRIMARY KEY REFERENCES pages(id) "
+    "ON DELETE CASCADE, hash BLOB NOT NULL REFERENCES page_html_blobs(hash)) WITHOUT ROWID",
+    "CREATE INDEX idx_page_html_ref_hash ON page_html_ref(hash)",
+    "create table `inventory_runs` (`id` integer not null primary key autoincrement, "
+    "`ran_at` varchar(255) not null, `list_label` varchar(255) null, "
+    "`source_file_sha256` varchar(64) null, `total_lines` integer null, "
+    "`new_pages` integer null, `new_resources` integer null, `scope_skipped` integer null, "
+    "`notes` text null)",
+    "create index `inventory_runs_ran_at_index` on `inventory_runs` (`ran_at`)",
+    # Performance indexes of seed 001 §6 (ARCHIVE-FORMAT.md §4.13), raw SQL upstream too.
+    "CREATE INDEX idx_pages_listfilter ON pages(isExternal, scraped, redirectDestId, url, "
+    "contentType)",
+    "CREATE INDEX idx_resources_internal_url ON resources(isExternal, url)",
+    "CREATE INDEX idx_images_covering ON images(pageId, src, alt, width, height, "
+    "naturalWidth, naturalHeight, isLazy)",
+    "CREATE INDEX idx_pages_summary_contenttype ON pages(scraped, redirectDestId, "
+    "contentType, isExternal, isSkipped)",
+    "CREATE INDEX idx_pages_summary_failed ON pages(scraped, status, redirectDestId)",
+)
+"""Every statement that creates a new format-0.10.0 database, in upstream's order."""
+
+DEDUPE_CAP_EVENTS_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "integer not null primary key autoincrement"),
+    ("shape_key", "varchar(255) not null"),
+    ("sample_url", "varchar(8190) not null"),
+    ("body_hash", "blob null"),
+    ("effective_threshold", "integer not null"),
+    ("observed_count", "integer not null"),
+    ("detected_at", "integer not null"),
+    ("rejected_count", "integer null"),
+    ("signature", "varchar(64) not null"),
+    ("parent_path", "varchar(8190) not null"),
+    ("title", "text"),
+    ("description", "text"),
+    ("og_title", "text"),
+    ("og_url", "varchar(8190)"),
+    ("trap_score", "real"),
+    ("signals", "json"),
+)
+"""Our audit table (ARCHIVE-FORMAT.md §7.2): upstream's eight columns first, then ours."""
+
+PAGE_SIGNATURES_DDL = (
+    "create table if not exists `page_signatures` (`page_id` integer not null primary key, "
+    "`signature` varchar(40) not null, `shape_signature` varchar(40) not null, "
+    "`parent_key` varchar(8190) not null, `shape_key` varchar(8190) not null, "
+    "foreign key(`page_id`) references `pages`(`id`) on delete CASCADE)",
+    "create index if not exists `page_signatures_signature_index` "
+    "on `page_signatures` (`signature`)",
+    "create index if not exists `page_signatures_shape_signature_index` "
+    "on `page_signatures` (`shape_signature`)",
+)
+"""Our per-page signature table (ARCHIVE-FORMAT.md §7.8)."""
+
+
+def dedupe_cap_events_ddl() -> str:
+    """``create table`` for ``dedupe_cap_events``, rendered knex-style."""
+    columns = ", ".join(_col(name, decl) for name, decl in DEDUPE_CAP_EVENTS_COLUMNS)
+    return f"create table if not exists `dedupe_cap_events` ({columns})"
+
+
+DEDUPE_CAP_EVENTS_INDEX = (
+    "CREATE INDEX IF NOT EXISTS dedupe_cap_events_signature_index "
+    "ON dedupe_cap_events (signature)"
+)
+
+# --------------------------------------------------------------------------- predicates
+
+
+def loose_page(alias: str = "pages") -> str:
+    """SQL for "a page" in lists and counts (ARCHIVE-FORMAT.md §5.1).
+
+    Scraped, not a redirect source, and HTML or of unknown type: broken pages (status -1,
+    no content type) stay visible; known non-HTML files (PDF, images) are contents, not
+    pages. Skipped rows match too (``get_summary`` removes them, ``list_pages`` does not).
+    """
+    a = alias
+    return (
+        f"{a}.scraped = 1 AND {a}.redirectDestId IS NULL "
+        f"AND ({a}.contentType IS NULL OR {a}.contentType = 'text/html')"
+    )
+
+
+def strict_page(alias: str = "pages") -> str:
+    """SQL for "a rendered internal HTML page" (ARCHIVE-FORMAT.md §5.1).
+
+    Used for metadata rates, duplicates, mismatches, header checks and orphans: only
+    pages whose metadata was really extracted. Page-ness is the content type, never
+    ``isTarget`` (an in-scope PDF has ``isTarget = 1``).
+    """
+    a = alias
+    return (
+        f"{a}.scraped = 1 AND {a}.isExternal = 0 AND {a}.contentType = 'text/html' "
+        f"AND {a}.redirectDestId IS NULL"
+    )
+
+
+NOT_SKIPPED = "(isSkipped = 0 OR isSkipped IS NULL)"

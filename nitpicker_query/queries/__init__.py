@@ -1,0 +1,1 @@
+"""One module per query function; each function is re-exported by ``nitpicker_query``."""

@@ -1,0 +1,52 @@
+"""``check_headers``: security headers of every rendered internal page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..archive import Archive, opened
+from ..format import strict_page
+from ..paging import check_paging, envelope
+
+HEADERS = (
+    ("hasCSP", "content-security-policy"),
+    ("hasXFrameOptions", "x-frame-options"),
+    ("hasXContentTypeOptions", "x-content-type-options"),
+    ("hasHSTS", "strict-transport-security"),
+)
+
+
+def _has(header: str) -> str:
+    # json_each on malformed JSON raises; the CASE keeps it from ever seeing such text.
+    return (
+        "CASE WHEN json_valid(p.responseHeaders) THEN EXISTS (SELECT 1 FROM "
+        f"json_each(p.responseHeaders) h WHERE lower(h.key) = '{header}') ELSE 0 END"
+    )
+
+
+def check_headers(
+    archive: Archive | str, *, missing_only: bool = False, limit: int = 100, offset: int = 0
+) -> dict[str, Any]:
+    """Which pages lack CSP, X-Frame-Options, X-Content-Type-Options or HSTS?
+
+    Over rendered internal HTML pages ordered by URL; header names compare
+    case-insensitively. Items ``{url, hasCSP, hasXFrameOptions, hasXContentTypeOptions,
+    hasHSTS}``. ``missing_only`` keeps pages missing at least one of the four.
+
+    Upstream: ``check-headers.ts`` filtered ``missingOnly`` *after* paging, so pages came
+    back short and ``total`` counted every page. Ours filters before paging: ``total``
+    is the number of pages that match.
+    """
+    limit, offset = check_paging(limit, offset)
+    flags = ", ".join(f"{_has(h)} AS {key}" for key, h in HEADERS)
+    inner = f"SELECT p.url, {flags} FROM pages p WHERE {strict_page('p')}"
+    where = ""
+    if missing_only:
+        where = "WHERE NOT (" + " AND ".join(key for key, _ in HEADERS) + ")"
+    with opened(archive) as a:
+        total = a.execute(f"SELECT count(*) FROM ({inner}) {where}").fetchone()[0]
+        rows = a.execute(
+            f"SELECT * FROM ({inner}) {where} ORDER BY url LIMIT ? OFFSET ?", (limit, offset)
+        ).fetchall()
+    items = [{"url": r["url"], **{key: bool(r[key]) for key, _ in HEADERS}} for r in rows]
+    return envelope(items, total, limit, offset)

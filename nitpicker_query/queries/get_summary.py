@@ -1,0 +1,135 @@
+"""``get_summary``: the whole crawl in one object."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..archive import Archive, opened
+from ..content_types import classify_content_type
+from ..error_kinds import classify_error_kind
+from ..format import NOT_SKIPPED, loose_page, strict_page
+from ._common import json_list
+
+_META_FIELDS = (
+    ("title", "title"),
+    ("description", "description"),
+    ("keywords", "keywords"),
+    ("ogTitle", "og_title"),
+    ("ogDescription", "og_description"),
+    ("ogImage", "og_image"),
+)
+
+
+def _failure_messages(a: Archive) -> dict[str, str | None]:
+    """Message per ``status = -1`` page: page_errors → crawl_errors → error.log (§5.6)."""
+    rows = a.execute(
+        "SELECT id, url FROM pages WHERE scraped = 1 AND status = -1 AND redirectDestId IS NULL"
+    ).fetchall()
+    messages: dict[str, str | None] = {r["url"]: None for r in rows}
+    if not messages:
+        return messages
+    if a.has_table("page_errors"):
+        for r in a.execute(
+            "SELECT p.url, e.message FROM page_errors e JOIN pages p ON p.id = e.pageId "
+            "WHERE p.scraped = 1 AND p.status = -1 AND p.redirectDestId IS NULL "
+            "ORDER BY e.createdAt, e.id"
+        ):
+            messages[r["url"]] = r["message"]
+    missing = [u for u, m in messages.items() if m is None]
+    if missing and a.has_table("crawl_errors"):
+        wanted = set(missing)
+        for r in a.execute(
+            "SELECT url, message FROM crawl_errors WHERE url IS NOT NULL ORDER BY createdAt, id"
+        ):
+            if r["url"] in wanted:
+                messages[r["url"]] = r["message"]
+    missing = [u for u, m in messages.items() if m is None]
+    log = a.error_log
+    if missing and log is not None:
+        wanted = set(missing)
+        with open(log, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                for url in wanted:
+                    if url in line:
+                        messages[url] = line.strip()
+    return messages
+
+
+def get_summary(archive: Archive | str) -> dict[str, Any]:
+    """How big is the crawl and how healthy is it? One object for the whole archive.
+
+    Page counts use the loose page predicate without skipped URLs, grouped into
+    internal (``isExternal = 0``), external (``= 1``) and all. ``statusDistribution``
+    lists each status with its count, numeric ascending, null last; the ``-1`` entry has
+    ``errorKindBreakdown`` (dns, tls, timeout, … from the stored failure messages).
+    ``metadataFulfillment`` is the share (0–1) of rendered internal HTML pages with a
+    non-empty title, description, keywords, og:title, og:description, og:image.
+    ``contentTypeDistribution`` counts every fetched, non-redirect, non-skipped row by
+    one of 18 categories (html, pdf, image, …), internal and external; its column sums
+    are ``internalContents`` / ``externalContents``.
+
+    Upstream: ``packages/@nitpicker/query/src/get-summary.ts`` (0.10 era).
+    """
+    with opened(archive) as a:
+        info = a.info
+        roots = json_list(info.get("roots"))
+        counts = a.execute(
+            f"SELECT isExternal, status, count(*) AS n FROM pages "
+            f"WHERE {loose_page('pages')} AND {NOT_SKIPPED} GROUP BY isExternal, status"
+        ).fetchall()
+        total = internal = external = 0
+        by_status: Counter[int | None] = Counter()
+        for r in counts:
+            total += r["n"]
+            if r["isExternal"] == 0:
+                internal += r["n"]
+            elif r["isExternal"] == 1:
+                external += r["n"]
+            by_status[r["status"]] += r["n"]
+        distribution: list[dict[str, Any]] = []
+        for status in sorted(by_status, key=lambda s: (s is None, s if s is not None else 0)):
+            entry: dict[str, Any] = {"status": status, "count": by_status[status]}
+            if status == -1:
+                kinds = Counter(classify_error_kind(m) for m in _failure_messages(a).values())
+                entry["errorKindBreakdown"] = [
+                    {"kind": k, "count": n}
+                    for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+                ]
+            distribution.append(entry)
+        sums = ", ".join(
+            f"sum(CASE WHEN {col} IS NOT NULL AND {col} != '' THEN 1 ELSE 0 END)"
+            for _, col in _META_FIELDS
+        )
+        row = a.execute(f"SELECT count(*), {sums} FROM pages WHERE {strict_page('pages')}")
+        values = row.fetchone()
+        strict_total = values[0]
+        fulfillment = {
+            key: (values[i + 1] / strict_total if strict_total else 0)
+            for i, (key, _) in enumerate(_META_FIELDS)
+        }
+        content_rows = a.execute(
+            "SELECT contentType, isExternal, count(*) AS n FROM pages "
+            f"WHERE scraped = 1 AND redirectDestId IS NULL AND {NOT_SKIPPED} "
+            "GROUP BY contentType, isExternal"
+        ).fetchall()
+    per_category: dict[str, list[int]] = {}
+    for r in content_rows:
+        cell = per_category.setdefault(classify_content_type(r["contentType"]), [0, 0])
+        cell[1 if r["isExternal"] == 1 else 0] += r["n"]
+    content = [
+        {"category": c, "internal": v[0], "external": v[1]}
+        for c, v in sorted(per_category.items(), key=lambda kv: (-(kv[1][0] + kv[1][1]), kv[0]))
+    ]
+    return {
+        "baseUrl": info.get("baseUrl"),
+        "roots": roots,
+        "totalPages": total,
+        "internalPages": internal,
+        "externalPages": external,
+        "internalContents": sum(c["internal"] for c in content),
+        "externalContents": sum(c["external"] for c in content),
+        "statusDistribution": distribution,
+        "metadataFulfillment": fulfillment,
+        "contentTypeDistribution": content,
+    }

@@ -1,0 +1,95 @@
+"""``list_links``: broken links, external links, orphaned pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..archive import Archive, opened
+from ..format import strict_page
+from ..paging import check_choice, check_paging, envelope
+from ._common import as_bool
+
+LINK_TYPES = ("broken", "external", "orphaned")
+
+
+def list_links(
+    archive: Archive | str,
+    *,
+    type: str,
+    include_redirect_sources: bool = False,
+    limit: int = 100,
+    offset: int = 0,
+) -> dict[str, Any]:
+    """Which links are broken or external, and which pages are orphaned?
+
+    - ``broken``: one item per anchor whose destination — resolved through redirects —
+      answered exactly 404. 403, 410, 5xx and failures (-1) are not "broken" here
+      (they are often transient or intentional; see ``list_pages --status``).
+    - ``external``: one item per anchor whose resolved destination is external.
+    - ``orphaned``: rendered internal HTML pages no anchor points at, directly or
+      through a redirect; items ``{url, title, status}``.
+
+    Anchor items are ``{sourceUrl, destUrl, status, isExternal, textContent}`` with the
+    destination resolved (``include_redirect_sources=True`` shows the literal target
+    instead), not de-duplicated (a header and a footer link are two items), ordered by
+    source URL then document order.
+
+    Upstream: ``list-links.ts`` (404-only rule of the later builds; ``orphaned`` from
+    the first 0.10 builds).
+    """
+    check_choice("type", type, LINK_TYPES)
+    limit, offset = check_paging(limit, offset)
+    with opened(archive) as a:
+        if type == "orphaned":
+            return _orphaned(a, limit, offset)
+        if include_redirect_sources:
+            dest = "d"
+            targets = (
+                "SELECT id FROM pages WHERE status = 404" if type == "broken"
+                else "SELECT id FROM pages WHERE isExternal = 1"
+            )
+            join = ""
+        else:
+            dest = "c"
+            test = "COALESCE(r.status, d.status) = 404" if type == "broken" else (
+                "COALESCE(r.isExternal, d.isExternal) = 1")
+            targets = (
+                "SELECT d.id FROM pages d LEFT JOIN pages r ON r.id = d.redirectDestId "
+                f"WHERE {test}"
+            )
+            join = "LEFT JOIN pages r ON r.id = d.redirectDestId "
+        where = f"an.hrefId IN ({targets})"
+        total = a.execute(f"SELECT count(*) FROM anchors an WHERE {where}").fetchone()[0]
+        resolved = (
+            "d.url AS destUrl, d.status, d.isExternal" if dest == "d" else
+            "COALESCE(r.url, d.url) AS destUrl, COALESCE(r.status, d.status) AS status, "
+            "COALESCE(r.isExternal, d.isExternal) AS isExternal"
+        )
+        rows = a.execute(
+            f"SELECT s.url AS sourceUrl, {resolved}, an.textContent FROM anchors an "
+            f"JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId {join}"
+            f"WHERE {where} ORDER BY s.url, an.id LIMIT ? OFFSET ?",
+            (limit, offset),
+        ).fetchall()
+    items = [
+        {"sourceUrl": r["sourceUrl"], "destUrl": r["destUrl"], "status": r["status"],
+         "isExternal": as_bool(r["isExternal"]), "textContent": r["textContent"]}
+        for r in rows
+    ]
+    return envelope(items, total, limit, offset)
+
+
+def _orphaned(a: Archive, limit: int, offset: int) -> dict[str, Any]:
+    where = (
+        f"{strict_page('p')} AND NOT EXISTS (SELECT 1 FROM anchors an WHERE an.hrefId = p.id) "
+        "AND NOT EXISTS (SELECT 1 FROM pages r JOIN anchors an ON an.hrefId = r.id "
+        "WHERE r.redirectDestId = p.id)"
+    )
+    total = a.execute(f"SELECT count(*) FROM pages p WHERE {where}").fetchone()[0]
+    rows = a.execute(
+        f"SELECT p.url, p.title, p.status FROM pages p WHERE {where} "
+        "ORDER BY p.url LIMIT ? OFFSET ?",
+        (limit, offset),
+    ).fetchall()
+    items = [{"url": r["url"], "title": r["title"], "status": r["status"]} for r in rows]
+    return envelope(items, total, limit, offset)
