@@ -25,6 +25,7 @@ from . import cache, locks
 from .exceptions import ArchiveNotFound, NotAnArchive, UnsupportedFormat
 from .format import check_version
 
+
 def _is_nonempty(path: Path) -> bool:
     try:
         return path.stat().st_size > 0
@@ -32,7 +33,9 @@ def _is_nonempty(path: Path) -> bool:
         return False
 
 
-def choose_connection(db: Path, *, from_cache: bool, crawler_alive: bool) -> tuple[str, Path | None]:
+def choose_connection(
+    db: Path, *, from_cache: bool, crawler_alive: bool
+) -> tuple[str, Path | None]:
     """Decide how to open ``db`` read-only; return ``(uri, private copy dir or None)``.
 
     ========================================  =====================================
@@ -134,7 +137,8 @@ class Archive:
             conn.execute("PRAGMA mmap_size = 268435456")
         except sqlite3.Error as exc:
             raise NotAnArchive(
-                f"Cannot open the archive database ({exc}): {self.path.name}", self.path
+                f"Not a Nitpicker archive database (db.sqlite is not a readable SQLite "
+                f"database: {exc}): {self.path.name}", self.path,
             ) from exc
         conn.row_factory = sqlite3.Row
         self._local.conn = conn
@@ -157,6 +161,17 @@ class Archive:
             rows = self.execute(f'PRAGMA table_info("{table}")').fetchall()
             self._columns[table] = tuple(r["name"] for r in rows)
         return self._columns[table]
+
+    def select_list(self, table: str, alias: str, names: Sequence[str]) -> str:
+        """``alias.col`` for each name, or ``NULL AS col`` where the table lacks it.
+
+        Early 0.10 archives miss some columns that later 0.10 writers added; a query
+        reads them as NULL instead of failing.
+        """
+        have = set(self.columns(table))
+        return ", ".join(
+            f'{alias}."{n}" AS "{n}"' if n in have else f'NULL AS "{n}"' for n in names
+        )
 
     @property
     def error_log(self) -> Path | None:

@@ -31,7 +31,7 @@ _POLL_SECONDS = 0.05
 
 
 def cache_root() -> Path:
-    """``$NITPICKER_PY_CACHE_DIR`` unless it is a sentinel word, else ``<tmp>/nitpicker-py/cache``."""
+    """``$NITPICKER_PY_CACHE_DIR`` unless a sentinel word, else ``<tmp>/nitpicker-py/cache``."""
     configured = os.environ.get("NITPICKER_PY_CACHE_DIR", "").strip()
     if configured and configured.lower() not in _SENTINELS:
         return Path(configured)

@@ -277,7 +277,8 @@ class ArchiveWriter:
     def save_page(self, url: str, fields: PageFields | None = None, **kw: Any) -> int:
         """Insert or update ``url``'s row with ``fields``; return its id.
 
-        ``scraped`` defaults to 1 and ``isTarget`` to ``not isExternal``.
+        ``scraped`` defaults to 1, ``isTarget`` to ``not isExternal``, and the tag/JSON-LD
+        counts to zero (call :meth:`replace_tags` / :meth:`replace_jsonld` after).
         ``firstCrawledAt`` is kept from an earlier scrape; ``lastCrawledAt`` is set to
         now unless given. ``meta_extras`` and ``responseHeaders`` may be dicts.
         """
@@ -287,6 +288,11 @@ class ArchiveWriter:
             raise ValueError(f"unknown pages columns: {sorted(unknown)}")
         values.setdefault("scraped", 1)
         values.setdefault("isTarget", 0 if values.get("isExternal") else 1)
+        if not values.get("isSkipped"):
+            # denormalised counts start at zero; replace_tags / replace_jsonld update them
+            values.setdefault("tag_count", 0)
+            values.setdefault("jsonld_count", 0)
+            values.setdefault("tags_providers_csv", "")
         stamp = now_ms()
         values.setdefault("firstCrawledAt", stamp)
         values.setdefault("lastCrawledAt", stamp)

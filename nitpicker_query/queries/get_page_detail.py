@@ -154,7 +154,9 @@ def _inbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
         "ORDER BY s.url LIMIT ?",
         (page_id, page_id, limit),
     ).fetchall()
-    total = a.execute(f"SELECT count(*) FROM ({_INBOUND_ANCHORS})", (page_id, page_id)).fetchone()[0]
+    total = a.execute(
+        f"SELECT count(*) FROM ({_INBOUND_ANCHORS})", (page_id, page_id)
+    ).fetchone()[0]
     return {
         "inboundLinks": [{"url": r["url"], "textContent": r["textContent"]} for r in rows],
         "inboundLinksTotal": total,

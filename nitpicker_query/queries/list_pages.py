@@ -13,12 +13,12 @@ from ._common import as_bool, like_literal
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
 
 _ITEM_COLUMNS = (
-    "url, title, status, contentType, isExternal, description, keywords, lang, "
-    "robots_noindex, robots_nofollow, robots_noarchive, robots_raw, canonical, og_type, "
-    "og_title, og_site_name, og_description, og_url, og_image, og_image_alt, og_locale, "
-    "og_article_published_time, twitter_card, twitter_site, twitter_creator, twitter_image, "
-    "charset, themeColor, manifest, tag_count, jsonld_count, tags_providers_csv, "
-    "firstCrawledAt, lastCrawledAt"
+    "url", "title", "status", "contentType", "isExternal", "description", "keywords", "lang",
+    "robots_noindex", "robots_nofollow", "robots_noarchive", "robots_raw", "canonical",
+    "og_type", "og_title", "og_site_name", "og_description", "og_url", "og_image",
+    "og_image_alt", "og_locale", "og_article_published_time", "twitter_card", "twitter_site",
+    "twitter_creator", "twitter_image", "charset", "themeColor", "manifest", "tag_count",
+    "jsonld_count", "tags_providers_csv", "firstCrawledAt", "lastCrawledAt",
 )
 
 
@@ -149,8 +149,8 @@ def list_pages(
     with opened(archive) as a:
         total = a.execute(f"SELECT count(*) FROM pages p WHERE {clause}", params).fetchone()[0]
         rows = a.execute(
-            f"SELECT {_ITEM_COLUMNS} FROM pages p WHERE {clause} ORDER BY {order_by} "
-            "LIMIT ? OFFSET ?",
+            f"SELECT {a.select_list('pages', 'p', _ITEM_COLUMNS)} FROM pages p "
+            f"WHERE {clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ).fetchall()
     return envelope([page_item(r) for r in rows], total, limit, offset)

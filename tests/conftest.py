@@ -1,0 +1,27 @@
+"""Shared fixtures: a private extraction cache and the fixture archives of ARCHIVE-FORMAT.md §8."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+# Every test process extracts into its own cache, never the user's.
+os.environ["NITPICKER_PY_CACHE_DIR"] = tempfile.mkdtemp(prefix="nitpicker-py-test-cache-")
+os.environ.pop("NITPICKER_PY_DISABLE_CACHE", None)
+
+from tests.fixtures import build_pre013
+
+
+@pytest.fixture(scope="session")
+def base_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The base fixture of §8.1 (pages /a and /b)."""
+    return build_pre013(tmp_path_factory.mktemp("base"))
+
+
+@pytest.fixture(scope="session")
+def extended_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """§8.1 plus the redirect, error, external, skipped and cap-event rows of §8.2."""
+    return build_pre013(tmp_path_factory.mktemp("extended"), extended=True)

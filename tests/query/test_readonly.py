@@ -1,0 +1,104 @@
+"""Read-only means read-only: after every query the user's files are byte-for-byte the same,
+nothing is created beside them, and no table was added (not even dedupe_cap_events)."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+from pathlib import Path
+
+import nitpicker_query as q
+from nitpicker_query.catalog import QUERIES
+from tests.query.test_foreign_archive import build_upstream_like
+
+SAMPLE_ARGS = {
+    "get_page_detail": {"url": "http://localhost/a"},
+    "get_page_html": {"url": "http://localhost/a"},
+    "find_mismatches": {"type": "canonical"},
+    "list_links": {"type": "broken"},
+    "get_resource_referrers": {"resource_url": "http://localhost/style.css"},
+}
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _listing(directory: Path) -> list[str]:
+    return sorted(str(p.relative_to(directory)) for p in directory.rglob("*"))
+
+
+def _sweep(archive: q.Archive) -> None:
+    for spec in QUERIES:
+        spec.function(archive, **SAMPLE_ARGS.get(spec.name, {}))
+    for kind in ("external", "orphaned"):
+        q.list_links(archive, type=kind)
+
+
+def test_archive_file_unchanged_and_no_table_created(tmp_path: Path) -> None:
+    path = build_upstream_like(tmp_path)
+    before_sha, before_listing = _sha(path), _listing(tmp_path)
+    with q.open_archive(path) as archive:
+        db = archive.directory / "db.sqlite"
+        cache_sha = _sha(db)
+        _sweep(archive)
+        assert not archive.has_table("dedupe_cap_events")
+    assert _sha(path) == before_sha
+    assert _listing(tmp_path) == before_listing
+    assert _sha(db) == cache_sha
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    conn.close()
+    assert "dedupe_cap_events" not in tables and "page_signatures" not in tables
+
+
+def test_connection_refuses_writes(extended_archive: Path) -> None:
+    with q.open_archive(extended_archive) as archive:
+        try:
+            archive.execute("CREATE TABLE x (y)")
+        except sqlite3.OperationalError as exc:
+            assert "readonly" in str(exc) or "read-only" in str(exc)
+        else:  # pragma: no cover
+            raise AssertionError("a read connection accepted a write")
+
+
+def _stub_from(archive: Path, target: Path) -> Path:
+    """A crawl directory as an interrupted crawl leaves it: db.sqlite, no WAL."""
+    with q.open_archive(archive) as a:
+        shutil.copy(a.directory / "db.sqlite", target / "db.sqlite")
+    return target
+
+
+def test_stub_directory_unchanged(tmp_path: Path, extended_archive: Path) -> None:
+    stub = _stub_from(extended_archive, tmp_path)
+    before = {p: _sha(tmp_path / p) for p in _listing(tmp_path)}
+    with q.open_archive(stub) as archive:
+        assert archive.mode == "stub" and archive.crawler_pid is None
+        _sweep(archive)
+    assert {p: _sha(tmp_path / p) for p in _listing(tmp_path)} == before
+
+
+def test_stub_with_wal_and_no_shm_reads_wal_rows_without_touching_files(tmp_path: Path,
+                                                                        extended_archive: Path
+                                                                        ) -> None:
+    stub = _stub_from(extended_archive, tmp_path)
+    # a crash mid-crawl: rows committed to the WAL, never checkpointed, -shm gone
+    writer = sqlite3.connect(stub / "db.sqlite")
+    writer.execute("PRAGMA journal_mode = WAL")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("INSERT INTO pages (url, scraped, isTarget, isExternal, status, contentType) "
+                   "VALUES ('http://localhost/late', 1, 1, 0, 200, 'text/html')")
+    writer.commit()
+    shutil.copytree(stub, tmp_path.parent / (tmp_path.name + "-snap"))
+    writer.close()  # closing would checkpoint; restore the crashed state from the snapshot
+    snap = tmp_path.parent / (tmp_path.name + "-snap")
+    for name in ("db.sqlite", "db.sqlite-wal"):
+        shutil.copy(snap / name, stub / name)
+    (stub / "db.sqlite-shm").unlink(missing_ok=True)
+    assert (stub / "db.sqlite-wal").stat().st_size > 0
+    before = {p: _sha(stub / p) for p in _listing(stub)}
+    with q.open_archive(stub) as archive:
+        urls = [i["url"] for i in q.list_pages(archive, limit=1000)["items"]]
+    assert "http://localhost/late" in urls
+    assert {p: _sha(stub / p) for p in _listing(stub)} == before
