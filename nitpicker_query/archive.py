@@ -17,6 +17,7 @@ import sqlite3
 import sys
 import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from typing import Any
 from . import cache, locks
 from .exceptions import ArchiveNotFound, NotAnArchive, UnsupportedFormat
 from .format import check_version
+
+COUNT_CACHE_SIZE = 512
 
 
 def _is_nonempty(path: Path) -> bool:
@@ -113,6 +116,7 @@ class Archive:
         )
         if private is not None:
             self._owned_dirs.append(private)
+        self._counts: OrderedDict[tuple[str, tuple[Any, ...]], int] = OrderedDict()
         self._tables: frozenset[str] = frozenset()
         self._columns: dict[str, tuple[str, ...]] = {}
         try:
@@ -150,6 +154,29 @@ class Archive:
         """Run one statement on this thread's connection."""
         return self.connection().execute(sql, params)
 
+    def count(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a ``SELECT count(*) …`` and return the number, memoised when safe.
+
+        An extracted ``.nitpicker`` copy never changes, so a list's ``total`` is computed
+        once per filter and process (Datasette does the same for immutable databases):
+        paging through a 300k-page list then costs only the page itself. Crawl
+        directories may still grow, so their counts are never memoised. The memo lives
+        in memory only and holds at most :data:`COUNT_CACHE_SIZE` entries.
+        """
+        key = (sql, tuple(params))
+        if self.mode == "archive":
+            with self._lock:
+                if key in self._counts:
+                    self._counts.move_to_end(key)
+                    return self._counts[key]
+        value = int(self.execute(sql, params).fetchone()[0])
+        if self.mode == "archive":
+            with self._lock:
+                self._counts[key] = value
+                if len(self._counts) > COUNT_CACHE_SIZE:
+                    self._counts.popitem(last=False)
+        return value
+
     def has_table(self, name: str) -> bool:
         return name in self._tables
 
@@ -163,15 +190,20 @@ class Archive:
         return self._columns[table]
 
     def select_list(self, table: str, alias: str, names: Sequence[str]) -> str:
-        """``alias.col`` for each name, or ``NULL AS col`` where the table lacks it.
+        """``alias."col"`` for each name (repeats allowed), or ``NULL`` where it is missing.
 
         Early 0.10 archives miss some columns that later 0.10 writers added; a query
-        reads them as NULL instead of failing.
+        reads them as NULL instead of failing. Positions match ``names``.
         """
         have = set(self.columns(table))
-        return ", ".join(
-            f'{alias}."{n}" AS "{n}"' if n in have else f'NULL AS "{n}"' for n in names
-        )
+        return ", ".join(f'{alias}."{n}"' if n in have else "NULL" for n in names)
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """All rows as plain tuples: for hot loops, where name lookups in
+        :class:`sqlite3.Row` would cost more than the query (≈ 9 µs per 36-column row)."""
+        cursor = self.connection().cursor()
+        cursor.row_factory = None
+        return cursor.execute(sql, params).fetchall()
 
     @property
     def error_log(self) -> Path | None:

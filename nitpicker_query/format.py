@@ -298,28 +298,39 @@ DEDUPE_CAP_EVENTS_INDEX = (
 # --------------------------------------------------------------------------- predicates
 
 
-def loose_page(alias: str = "pages") -> str:
+def _ref(alias: str, url_order: bool) -> str:
+    # A unary + keeps SQLite from using an index for that term. Without statistics
+    # (archives must never be ANALYZEd) the planner otherwise filters through
+    # idx_pages_summary_* and sorts every matching row to return the first 100; walking
+    # pages_url_unique in order and stopping after the page is O(page) instead of O(N).
+    return f"+{alias}" if url_order else alias
+
+
+def loose_page(alias: str = "pages", *, url_order: bool = False) -> str:
     """SQL for "a page" in lists and counts (ARCHIVE-FORMAT.md §5.1).
 
     Scraped, not a redirect source, and HTML or of unknown type: broken pages (status -1,
     no content type) stay visible; known non-HTML files (PDF, images) are contents, not
     pages. Skipped rows match too (``get_summary`` removes them, ``list_pages`` does not).
+    ``url_order=True`` writes the same predicate so that a query ordered by URL walks
+    the URL index (see :func:`_ref`); the rows are identical.
     """
-    a = alias
+    a = _ref(alias, url_order)
     return (
         f"{a}.scraped = 1 AND {a}.redirectDestId IS NULL "
         f"AND ({a}.contentType IS NULL OR {a}.contentType = 'text/html')"
     )
 
 
-def strict_page(alias: str = "pages") -> str:
+def strict_page(alias: str = "pages", *, url_order: bool = False) -> str:
     """SQL for "a rendered internal HTML page" (ARCHIVE-FORMAT.md §5.1).
 
     Used for metadata rates, duplicates, mismatches, header checks and orphans: only
     pages whose metadata was really extracted. Page-ness is the content type, never
-    ``isTarget`` (an in-scope PDF has ``isTarget = 1``).
+    ``isTarget`` (an in-scope PDF has ``isTarget = 1``). ``url_order`` as in
+    :func:`loose_page`.
     """
-    a = alias
+    a = _ref(alias, url_order)
     return (
         f"{a}.scraped = 1 AND {a}.isExternal = 0 AND {a}.contentType = 'text/html' "
         f"AND {a}.redirectDestId IS NULL"

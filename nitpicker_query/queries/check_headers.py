@@ -39,12 +39,12 @@ def check_headers(
     """
     limit, offset = check_paging(limit, offset)
     flags = ", ".join(f"{_has(h)} AS {key}" for key, h in HEADERS)
-    inner = f"SELECT p.url, {flags} FROM pages p WHERE {strict_page('p')}"
+    inner = f"SELECT p.url, {flags} FROM pages p WHERE {strict_page('p', url_order=True)}"
     where = ""
     if missing_only:
         where = "WHERE NOT (" + " AND ".join(key for key, _ in HEADERS) + ")"
     with opened(archive) as a:
-        total = a.execute(f"SELECT count(*) FROM ({inner}) {where}").fetchone()[0]
+        total = a.count(f"SELECT count(*) FROM ({inner}) {where}")
         rows = a.execute(
             f"SELECT * FROM ({inner}) {where} ORDER BY url LIMIT ? OFFSET ?", (limit, offset)
         ).fetchall()

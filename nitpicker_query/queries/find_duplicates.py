@@ -39,7 +39,7 @@ def find_duplicates(
         f"AND p.{column} != '' GROUP BY p.{column} HAVING count(*) > 1"
     )
     with opened(archive) as a:
-        total = a.execute(f"SELECT count(*) FROM (SELECT 1 {base})").fetchone()[0]
+        total = a.count(f"SELECT count(*) FROM (SELECT 1 {base})")
         rows = a.execute(
             f"SELECT p.{column} AS value, count(*) AS n, group_concat(p.url, char(31)) AS urls "
             f"{base} ORDER BY n DESC, value ASC LIMIT ? OFFSET ?",

@@ -40,9 +40,9 @@ def find_mismatches(
     cond = f"p.{expected} IS NOT NULL AND p.{expected} != '' AND p.{actual} != p.{expected}"
     if actual != "url":
         cond += f" AND p.{actual} IS NOT NULL AND p.{actual} != ''"
-    where = f"{strict_page('p')} AND {cond}"
+    where = f"{strict_page('p', url_order=True)} AND {cond}"
     with opened(archive) as a:
-        total = a.execute(f"SELECT count(*) FROM pages p WHERE {where}").fetchone()[0]
+        total = a.count(f"SELECT count(*) FROM pages p WHERE {where}")
         rows = a.execute(
             f"SELECT p.url, p.{actual} AS actual, p.{expected} AS expected FROM pages p "
             f"WHERE {where} ORDER BY p.url LIMIT ? OFFSET ?",

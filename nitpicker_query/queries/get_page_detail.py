@@ -130,7 +130,7 @@ def _outbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
         "JOIN pages t ON t.id = an.hrefId WHERE an.pageId = ? ORDER BY an.id LIMIT ?",
         (page_id, limit),
     ).fetchall()
-    total = a.execute("SELECT count(*) FROM anchors WHERE pageId = ?", (page_id,)).fetchone()[0]
+    total = a.count("SELECT count(*) FROM anchors WHERE pageId = ?", (page_id,))
     return {
         "outboundLinks": [
             {"url": r["url"], "textContent": r["textContent"], "status": r["status"],

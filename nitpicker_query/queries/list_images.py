@@ -48,7 +48,7 @@ def list_images(
         params.append(url_pattern)
     clause = ("WHERE " + " AND ".join(where)) if where else ""
     with opened(archive) as a:
-        total = a.execute(f"SELECT count(*) FROM images i {clause}", params).fetchone()[0]
+        total = a.count(f"SELECT count(*) FROM images i {clause}", params)
         rows = a.execute(
             "SELECT p.url AS pageUrl, i.src, i.alt, i.width, i.height, i.naturalWidth, "
             f"i.naturalHeight, i.isLazy FROM images i JOIN pages p ON p.id = i.pageId {clause} "

@@ -59,7 +59,7 @@ def list_links(
             )
             join = "LEFT JOIN pages r ON r.id = d.redirectDestId "
         where = f"an.hrefId IN ({targets})"
-        total = a.execute(f"SELECT count(*) FROM anchors an WHERE {where}").fetchone()[0]
+        total = a.count(f"SELECT count(*) FROM anchors an WHERE {where}")
         resolved = (
             "d.url AS destUrl, d.status, d.isExternal" if dest == "d" else
             "COALESCE(r.url, d.url) AS destUrl, COALESCE(r.status, d.status) AS status, "
@@ -81,11 +81,12 @@ def list_links(
 
 def _orphaned(a: Archive, limit: int, offset: int) -> dict[str, Any]:
     where = (
-        f"{strict_page('p')} AND NOT EXISTS (SELECT 1 FROM anchors an WHERE an.hrefId = p.id) "
+        f"{strict_page('p', url_order=True)} "
+        "AND NOT EXISTS (SELECT 1 FROM anchors an WHERE an.hrefId = p.id) "
         "AND NOT EXISTS (SELECT 1 FROM pages r JOIN anchors an ON an.hrefId = r.id "
         "WHERE r.redirectDestId = p.id)"
     )
-    total = a.execute(f"SELECT count(*) FROM pages p WHERE {where}").fetchone()[0]
+    total = a.count(f"SELECT count(*) FROM pages p WHERE {where}")
     rows = a.execute(
         f"SELECT p.url, p.title, p.status FROM pages p WHERE {where} "
         "ORDER BY p.url LIMIT ? OFFSET ?",

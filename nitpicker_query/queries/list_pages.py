@@ -8,60 +8,47 @@ from ..archive import Archive, opened
 from ..content_types import CATEGORIES, category_sql
 from ..format import loose_page
 from ..paging import check_choice, check_int, check_paging, envelope
-from ._common import as_bool, like_literal
+from ._common import like_literal
 
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
 
-_ITEM_COLUMNS = (
-    "url", "title", "status", "contentType", "isExternal", "description", "keywords", "lang",
-    "robots_noindex", "robots_nofollow", "robots_noarchive", "robots_raw", "canonical",
-    "og_type", "og_title", "og_site_name", "og_description", "og_url", "og_image",
-    "og_image_alt", "og_locale", "og_article_published_time", "twitter_card", "twitter_site",
-    "twitter_creator", "twitter_image", "charset", "themeColor", "manifest", "tag_count",
-    "jsonld_count", "tags_providers_csv", "firstCrawledAt", "lastCrawledAt",
+_FIELDS: tuple[tuple[str, str], ...] = (
+    ("url", "url"), ("title", "title"), ("status", "status"), ("contentType", "contentType"),
+    ("isExternal", "isExternal"), ("hasDescription", "description"),
+    ("hasOgTitle", "og_title"), ("noindex", "robots_noindex"),
+    ("description", "description"), ("keywords", "keywords"), ("lang", "lang"),
+    ("nofollow", "robots_nofollow"), ("noarchive", "robots_noarchive"),
+    ("robotsRaw", "robots_raw"), ("canonical", "canonical"), ("ogType", "og_type"),
+    ("ogTitle", "og_title"), ("ogSiteName", "og_site_name"),
+    ("ogDescription", "og_description"), ("ogUrl", "og_url"), ("ogImage", "og_image"),
+    ("ogImageAlt", "og_image_alt"), ("ogLocale", "og_locale"),
+    ("ogArticlePublishedTime", "og_article_published_time"),
+    ("twitterCard", "twitter_card"), ("twitterSite", "twitter_site"),
+    ("twitterCreator", "twitter_creator"), ("twitterImage", "twitter_image"),
+    ("charset", "charset"), ("themeColor", "themeColor"), ("manifest", "manifest"),
+    ("tagCount", "tag_count"), ("jsonldCount", "jsonld_count"),
+    ("tagsProvidersCsv", "tags_providers_csv"), ("firstCrawledAt", "firstCrawledAt"),
+    ("lastCrawledAt", "lastCrawledAt"),
 )
+"""Item key → ``pages`` column, in item order (upstream ``mapPageRowToListItem``)."""
+
+_KEYS = tuple(k for k, _ in _FIELDS)
+_COLUMNS = tuple(c for _, c in _FIELDS)
+_BOOLEANS = ("isExternal", "noindex", "nofollow", "noarchive", "hasDescription", "hasOgTitle")
 
 
-def page_item(row: Any) -> dict[str, Any]:
-    """One ``pages`` row as a list item (upstream ``mapPageRowToListItem``)."""
-    return {
-        "url": row["url"],
-        "title": row["title"],
-        "status": row["status"],
-        "contentType": row["contentType"],
-        "isExternal": as_bool(row["isExternal"]),
-        "hasDescription": bool(row["description"]),
-        "hasOgTitle": bool(row["og_title"]),
-        "noindex": as_bool(row["robots_noindex"]),
-        "description": row["description"],
-        "keywords": row["keywords"],
-        "lang": row["lang"],
-        "nofollow": as_bool(row["robots_nofollow"]),
-        "noarchive": as_bool(row["robots_noarchive"]),
-        "robotsRaw": row["robots_raw"],
-        "canonical": row["canonical"],
-        "ogType": row["og_type"],
-        "ogTitle": row["og_title"],
-        "ogSiteName": row["og_site_name"],
-        "ogDescription": row["og_description"],
-        "ogUrl": row["og_url"],
-        "ogImage": row["og_image"],
-        "ogImageAlt": row["og_image_alt"],
-        "ogLocale": row["og_locale"],
-        "ogArticlePublishedTime": row["og_article_published_time"],
-        "twitterCard": row["twitter_card"],
-        "twitterSite": row["twitter_site"],
-        "twitterCreator": row["twitter_creator"],
-        "twitterImage": row["twitter_image"],
-        "charset": row["charset"],
-        "themeColor": row["themeColor"],
-        "manifest": row["manifest"],
-        "tagCount": row["tag_count"],
-        "jsonldCount": row["jsonld_count"],
-        "tagsProvidersCsv": row["tags_providers_csv"],
-        "firstCrawledAt": row["firstCrawledAt"],
-        "lastCrawledAt": row["lastCrawledAt"],
-    }
+def page_item(row: tuple[Any, ...]) -> dict[str, Any]:
+    """One row selected with the columns of ``_FIELDS`` as a list item.
+
+    ``bool()`` is the right conversion for every flag here: boolean and integer columns
+    have NUMERIC affinity, so SQLite hands back 0/1/NULL integers, and a description or
+    og:title is "present" when it is a non-empty string. (This is the hot loop of the
+    most used query, hence no helper call per field.)
+    """
+    item = dict(zip(_KEYS, row, strict=True))
+    for key in _BOOLEANS:
+        item[key] = bool(item[key])
+    return item
 
 
 def list_pages(
@@ -118,7 +105,9 @@ def list_pages(
         where.append(sql)
         params.extend(cat_params)
     else:
-        where = [loose_page("p")]
+        url_order = sort_by == "url" and status is None and status_min is None and (
+            status_max is None)
+        where = [loose_page("p", url_order=url_order)]
     if is_external is not None:
         where.append("p.isExternal = ?")
         params.append(1 if is_external else 0)
@@ -147,10 +136,10 @@ def list_pages(
     if sort_by != "url":
         order_by += ", p.url ASC"
     with opened(archive) as a:
-        total = a.execute(f"SELECT count(*) FROM pages p WHERE {clause}", params).fetchone()[0]
-        rows = a.execute(
-            f"SELECT {a.select_list('pages', 'p', _ITEM_COLUMNS)} FROM pages p "
+        total = a.count(f"SELECT count(*) FROM pages p WHERE {clause}", params)
+        rows = a.rows(
+            f"SELECT {a.select_list('pages', 'p', _COLUMNS)} FROM pages p "
             f"WHERE {clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
             [*params, limit, offset],
-        ).fetchall()
+        )
     return envelope([page_item(r) for r in rows], total, limit, offset)

@@ -55,7 +55,7 @@ def list_resources(
     order = "DESC" if sort_order == "desc" else "ASC"
     order_by = f"r.{SORT_COLUMNS[sort_by]} {order}" + (", r.url" if sort_by != "url" else "")
     with opened(archive) as a:
-        total = a.execute(f"SELECT count(*) FROM resources r {clause}", params).fetchone()[0]
+        total = a.count(f"SELECT count(*) FROM resources r {clause}", params)
         rows = a.execute(
             "SELECT r.url, r.status, r.statusText, r.contentType, r.contentLength, "
             "r.isExternal, r.compress, r.cdn, (SELECT count(*) FROM \"resources-referrers\" rr "

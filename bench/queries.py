@@ -1,0 +1,216 @@
+"""Time every query function against the raw SQL that produces the same rows, same run.
+
+    python bench/queries.py --pages 300000        # builds bench/data/site-300000.nitpicker once
+
+For each query: *ours* is the public function (open archive, SQL, Python mapping,
+envelope); *raw* is the minimal SQL statement(s) returning the same rows, run with
+``sqlite3`` on an identical read-only connection to the same extracted file. Calls are
+interleaved and repeated; "cold" is the first call on a freshly opened archive (empty
+in-memory count memo, warm OS page cache), "warm" the median of the next REPEAT calls.
+Also: ``open_archive`` with an empty extraction cache vs the cached re-open. Prints a
+markdown table with the command, machine and versions for docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import nitpicker_query as q
+from nitpicker_query.format import loose_page, strict_page
+
+REPEAT = 5  # warm calls per query (median reported)
+PAGE = (100, 0)  # LIMIT, OFFSET bound as parameters, as the query functions bind them
+
+LIST_COLS = (
+    "url, title, status, contentType, isExternal, description, keywords, lang, robots_noindex, "
+    "robots_nofollow, robots_noarchive, robots_raw, canonical, og_type, og_title, og_site_name, "
+    "og_description, og_url, og_image, og_image_alt, og_locale, og_article_published_time, "
+    "twitter_card, twitter_site, twitter_creator, twitter_image, charset, themeColor, manifest, "
+    "tag_count, jsonld_count, tags_providers_csv, firstCrawledAt, lastCrawledAt"
+)
+
+
+def raw_cases(sample_url: str) -> dict[str, list[tuple[str, tuple[Any, ...]]]]:
+    """The raw statements per case (run in order, all rows fetched)."""
+    inbound = ("SELECT pageId, min(id) AS anchorId FROM anchors WHERE hrefId IN "
+               "(SELECT id FROM pages WHERE url = ? UNION ALL SELECT r.id FROM pages r JOIN "
+               "pages d ON d.id = r.redirectDestId WHERE d.url = ?) GROUP BY pageId")
+    return {
+        "list_pages (first 100)": [(
+            f"SELECT {LIST_COLS} FROM pages p WHERE {loose_page('p', url_order=True)} "
+            "ORDER BY p.url LIMIT ? OFFSET ?", PAGE)],
+        "list_pages missing_title": [(
+            f"SELECT {LIST_COLS} FROM pages p WHERE {loose_page('p', url_order=True)} AND "
+            "(p.title IS NULL OR p.title = '') ORDER BY p.url LIMIT ? OFFSET ?", PAGE)],
+        "get_page_detail": [
+            ("SELECT * FROM pages WHERE url = ?", (sample_url,)),
+            ("SELECT type, parseError FROM page_jsonld j JOIN pages p ON p.id = j.pageId "
+             "WHERE p.url = ?", (sample_url,)),
+            ("SELECT provider, externalId FROM page_tags t JOIN pages p ON p.id = t.pageId "
+             "WHERE p.url = ?", (sample_url,)),
+            ("SELECT t.url, an.textContent, t.status, t.isExternal FROM anchors an JOIN pages t "
+             "ON t.id = an.hrefId JOIN pages p ON p.id = an.pageId WHERE p.url = ? "
+             "ORDER BY an.id LIMIT 100", (sample_url,)),
+            ("SELECT count(*) FROM anchors an JOIN pages p ON p.id = an.pageId WHERE p.url = ?",
+             (sample_url,)),
+            (f"SELECT s.url, an.textContent FROM ({inbound}) m JOIN anchors an ON "
+             "an.id = m.anchorId JOIN pages s ON s.id = m.pageId ORDER BY s.url LIMIT 100",
+             (sample_url, sample_url)),
+            (f"SELECT count(*) FROM ({inbound})", (sample_url, sample_url)),
+            ("SELECT r.url, count(*) OVER () FROM pages r JOIN pages d ON d.id = "
+             "r.redirectDestId WHERE d.url = ? ORDER BY r.url LIMIT 100", (sample_url,)),
+        ],
+        "find_mismatches canonical (first 100)": [(
+            f"SELECT p.url, p.url, p.canonical FROM pages p WHERE "
+            f"{strict_page('p', url_order=True)} AND p.canonical IS NOT NULL AND "
+            "p.canonical != '' AND p.url != p.canonical ORDER BY p.url LIMIT ? OFFSET ?", PAGE)],
+        "find_duplicates title (first 50)": [(
+            f"SELECT p.title, count(*) AS n, group_concat(p.url, char(31)) FROM pages p WHERE "
+            f"{strict_page('p')} AND p.title IS NOT NULL AND p.title != '' GROUP BY p.title "
+            "HAVING count(*) > 1 ORDER BY n DESC, p.title LIMIT ? OFFSET ?", (50, 0))],
+        "get_summary": [
+            (f"SELECT isExternal, status, count(*) FROM pages WHERE {loose_page('pages')} AND "
+             "(isSkipped = 0 OR isSkipped IS NULL) GROUP BY isExternal, status", ()),
+            ("SELECT count(*), sum(title != ''), sum(description != ''), sum(keywords != ''), "
+             "sum(og_title != ''), sum(og_description != ''), sum(og_image != '') FROM pages "
+             f"WHERE {strict_page('pages')}", ()),
+            ("SELECT contentType, isExternal, count(*) FROM pages WHERE scraped = 1 AND "
+             "redirectDestId IS NULL AND (isSkipped = 0 OR isSkipped IS NULL) "
+             "GROUP BY contentType, isExternal", ()),
+        ],
+        "list_links broken (first 100)": [(
+            "SELECT s.url, COALESCE(r.url, d.url), COALESCE(r.status, d.status), an.textContent "
+            "FROM anchors an JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId "
+            "LEFT JOIN pages r ON r.id = d.redirectDestId WHERE an.hrefId IN (SELECT d.id FROM "
+            "pages d LEFT JOIN pages r ON r.id = d.redirectDestId WHERE COALESCE(r.status, "
+            "d.status) = 404) ORDER BY s.url, an.id LIMIT ? OFFSET ?", PAGE)],
+        "list_resources (first 100)": [(
+            "SELECT r.*, (SELECT count(*) FROM \"resources-referrers\" rr WHERE rr.resourceId = "
+            "r.id) FROM resources r ORDER BY r.url ASC LIMIT ? OFFSET ?", PAGE)],
+        "list_images missing_alt (first 100)": [(
+            "SELECT p.url, i.src, i.alt, i.width, i.height, i.naturalWidth, i.naturalHeight, "
+            "i.isLazy FROM images i JOIN pages p ON p.id = i.pageId WHERE (i.alt IS NULL OR "
+            "i.alt = '') ORDER BY p.url, i.id LIMIT ? OFFSET ?", PAGE)],
+        "check_headers (first 100)": [(
+            "SELECT p.url, " + ", ".join(
+                "CASE WHEN json_valid(p.responseHeaders) THEN EXISTS (SELECT 1 FROM "
+                f"json_each(p.responseHeaders) h WHERE lower(h.key) = '{h}') ELSE 0 END"
+                for h in ("content-security-policy", "x-frame-options",
+                          "x-content-type-options", "strict-transport-security"))
+            + f" FROM pages p WHERE {strict_page('p', url_order=True)} ORDER BY p.url "
+            "LIMIT ? OFFSET ?", PAGE)],
+    }
+
+
+def our_cases(sample_url: str) -> dict[str, Callable[[q.Archive], Any]]:
+    return {
+        "list_pages (first 100)": lambda a: q.list_pages(a),
+        "list_pages missing_title": lambda a: q.list_pages(a, missing_title=True),
+        "get_page_detail": lambda a: q.get_page_detail(a, url=sample_url),
+        "find_mismatches canonical (first 100)": lambda a: q.find_mismatches(a, type="canonical"),
+        "find_duplicates title (first 50)": lambda a: q.find_duplicates(a),
+        "get_summary": lambda a: q.get_summary(a),
+        "list_links broken (first 100)": lambda a: q.list_links(a, type="broken"),
+        "list_resources (first 100)": lambda a: q.list_resources(a),
+        "list_images missing_alt (first 100)": lambda a: q.list_images(a, missing_alt=True),
+        "check_headers (first 100)": lambda a: q.check_headers(a),
+    }
+
+
+def _time(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _raw_conn(db: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(db.resolve().as_uri() + "?immutable=1", uri=True)
+    conn.execute("PRAGMA query_only = ON")
+    conn.execute("PRAGMA cache_size = -65536")
+    conn.execute("PRAGMA mmap_size = 268435456")
+    return conn
+
+
+def run(path: Path) -> list[str]:
+    rows: list[str] = []
+    # open: empty cache vs cached re-open, in one process
+    cache_dir = Path(tempfile.mkdtemp(prefix="nitpicker-bench-cache-"))
+    os.environ["NITPICKER_PY_CACHE_DIR"] = str(cache_dir)
+    cold_open = _time(lambda: q.open_archive(path).close())
+    from nitpicker_query import archive as archive_module
+
+    archive_module._KEYS.clear()  # the in-process memo too: measure the on-disk cache
+    cached_open = statistics.median(_time(lambda: q.open_archive(path).close())
+                                    for _ in range(REPEAT))
+    rows.append(f"| open_archive (extract vs cached re-open) | {cold_open * 1000:.0f} | "
+                f"{cached_open * 1000:.1f} | — | — | {cached_open / cold_open * 100:.2f} % |")
+    with q.open_archive(path) as a:
+        sample = a.execute("SELECT url FROM pages WHERE url LIKE '%/item-%' AND status = 200 "
+                           "ORDER BY id LIMIT 1 OFFSET 1000").fetchone()[0]
+        db = a.directory / "db.sqlite"
+    raws, ours = raw_cases(sample), our_cases(sample)
+    for name, statements in raws.items():
+        conn = _raw_conn(db)
+
+        def raw(conn: sqlite3.Connection = conn,
+                statements: list[tuple[str, tuple[Any, ...]]] = statements) -> None:
+            for sql, params in statements:
+                conn.execute(sql, params).fetchall()
+
+        archive = q.open_archive(path)
+        ours_cold = _time(lambda archive=archive, name=name: ours[name](archive))
+        raw_cold = _time(raw)
+        ours_warm, raw_warm = [], []
+        for _ in range(REPEAT):
+            ours_warm.append(_time(lambda archive=archive, name=name: ours[name](archive)))
+            raw_warm.append(_time(raw))
+        archive.close()
+        conn.close()
+        o, r = statistics.median(ours_warm), statistics.median(raw_warm)
+        rows.append(f"| {name} | {ours_cold * 1000:.1f} | {o * 1000:.2f} | "
+                    f"{raw_cold * 1000:.1f} | {r * 1000:.2f} | {o / r:.2f}× |")
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=300_000)
+    parser.add_argument("--archive", type=Path, default=None,
+                        help="an existing archive (default: build bench/data/site-<N>)")
+    args = parser.parse_args()
+    path = args.archive or Path("bench/data") / f"site-{args.pages}.nitpicker"
+    if not path.exists():
+        from make_archive import build
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        build(path.absolute(), args.pages)
+    rows = run(path)
+    size = path.stat().st_size / 1024**2
+    print(f"### {path.name} ({size:.0f} MiB)\n")
+    print(f"`python bench/queries.py --pages {args.pages}` — Python "
+          f"{platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
+          f"{os.cpu_count()} CPUs, {platform.machine()}\n")
+    print("| query | ours cold ms | ours warm ms | raw cold ms | raw warm ms | warm ratio |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nPeak RSS of the benchmark process: {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
