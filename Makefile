@@ -23,13 +23,13 @@ test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp tests bench
+	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp tests bench scripts
 
 bench: $(STAMP)
 	$(BIN)/python bench/queries.py --pages 300000
 
 demo: $(STAMP)
-	$(BIN)/python bench/demo.py
+	$(BIN)/python scripts/demo.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -74,5 +74,26 @@ def _table(result: Any, columns: tuple[str, ...] = ()) -> str:
         lines.append(footer if items else f"no items (total {result['total']})")
         return "\n".join(lines)
     if isinstance(result, dict):
-        return tabulate([[k, _cell(v)] for k, v in result.items()], tablefmt="plain")
+        return _object_table(result)
     return _cell(result)
+
+
+def _object_table(result: dict[str, Any]) -> str:
+    """Scalars as key/value rows; each list of objects and each object as its own block."""
+    scalars = [[k, _cell(v)] for k, v in result.items()
+               if not (isinstance(v, dict) and v) and not _is_rows(v)]
+    blocks = [tabulate(scalars, tablefmt="plain")] if scalars else []
+    for key, value in result.items():
+        if isinstance(value, dict) and value:
+            body = tabulate([[k, _cell(v)] for k, v in value.items()], tablefmt="plain")
+            blocks.append(f"{key}:\n" + "\n".join("  " + line for line in body.splitlines()))
+        elif _is_rows(value):
+            headers = list(value[0])
+            body = tabulate([[_cell(r.get(h)) for h in headers] for r in value],
+                            headers=headers, tablefmt="simple")
+            blocks.append(f"{key}:\n" + "\n".join("  " + line for line in body.splitlines()))
+    return "\n\n".join(blocks)
+
+
+def _is_rows(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
