@@ -1,0 +1,103 @@
+"""JSON Schemas of the tools, generated from the query catalog (one definition per option).
+
+Input schemas are JSON Schema 2020-12 with camelCase properties, ``additionalProperties:
+false``, bounds and defaults; output schemas describe the envelope or object each query
+returns, so clients that validate ``structuredContent`` accept every answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nitpicker_query.catalog import Param, QuerySpec
+
+ARCHIVE_PROPERTY: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "description": "Path of a .nitpicker file or of a crawl directory containing db.sqlite, "
+    "inside the allowed locations (list_archives shows them). Example: "
+    "/home/me/crawls/example.com.nitpicker.",
+}
+
+
+def param_schema(p: Param, default: Any = None) -> dict[str, Any]:
+    """The schema of one option (``default`` overrides the catalog default for MCP)."""
+    schema: dict[str, Any]
+    if p.kind == "int":
+        schema = {"type": "integer"}
+        if p.minimum is not None:
+            schema["minimum"] = p.minimum
+        if p.maximum is not None:
+            schema["maximum"] = p.maximum
+    elif p.kind in ("flag", "tristate"):
+        schema = {"type": "boolean"}
+    elif p.kind == "choice":
+        schema = {"type": "string", "enum": list(p.choices)}
+    else:
+        schema = {"type": "string", "minLength": 1}
+    value = default if default is not None else p.default
+    text = p.help
+    if p.kind == "tristate":
+        text += " Omit for no filter."
+    if value is not None and p.kind != "tristate":
+        schema["default"] = value
+    if p.example is not None:
+        text += f" Example: {p.example!r}." if isinstance(p.example, str) else (
+            f" Example: {str(p.example).lower() if isinstance(p.example, bool) else p.example}.")
+    schema["description"] = text
+    return schema
+
+
+def input_schema(spec: QuerySpec | None, *, archive_required: bool,
+                 defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Input schema for a query tool (``spec`` None: only the archive argument)."""
+    defaults = defaults or {}
+    properties: dict[str, Any] = {"archive": ARCHIVE_PROPERTY}
+    required = ["archive"] if archive_required else []
+    for p in spec.params if spec else ():
+        properties[p.camel] = param_schema(p, defaults.get(p.name))
+        if p.required:
+            required.append(p.camel)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+_NULLABLE_INT = {"type": ["integer", "null"]}
+
+
+def list_output(item: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """Output schema of a list envelope whose items follow ``item``."""
+    return {
+        "type": "object",
+        "properties": {
+            **extra,
+            "items": {"type": "array", "items": item},
+            "total": {"type": "integer", "minimum": 0},
+            "limit": {"type": "integer", "minimum": 1},
+            "offset": {"type": "integer", "minimum": 0},
+            "nextOffset": _NULLABLE_INT,
+        },
+        "required": ["items", "total", "limit", "offset", "nextOffset"],
+    }
+
+
+def object_output(required: list[str], properties: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """Output schema of a single-object result with the given required keys."""
+    return {"type": "object", "properties": properties or {}, "required": required}
+
+
+def item(required: list[str], **properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+STR = {"type": "string"}
+NSTR = {"type": ["string", "null"]}
+BOOL = {"type": "boolean"}
+INT = {"type": "integer"}
+NINT = _NULLABLE_INT

@@ -1,0 +1,38 @@
+"""The server's tools, in ``tools/list`` order: an explicit tuple, no discovery."""
+
+from __future__ import annotations
+
+from . import (
+    check_headers,
+    find_duplicates,
+    find_mismatches,
+    get_page_detail,
+    get_page_html,
+    get_resource_referrers,
+    get_summary,
+    list_archives,
+    list_images,
+    list_links,
+    list_pages,
+    list_resources,
+    open_archive,
+)
+from ._base import ToolDef
+
+TOOLS: tuple[ToolDef, ...] = (
+    list_archives.TOOL,
+    open_archive.TOOL,
+    get_summary.TOOL,
+    list_pages.TOOL,
+    get_page_detail.TOOL,
+    get_page_html.TOOL,
+    find_duplicates.TOOL,
+    find_mismatches.TOOL,
+    list_links.TOOL,
+    list_resources.TOOL,
+    get_resource_referrers.TOOL,
+    list_images.TOOL,
+    check_headers.TOOL,
+)
+
+BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}
