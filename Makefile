@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint bench demo browser clean
+.PHONY: test lint bench demo browser inspector clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,13 @@ browser:
 	  if [ "$$(id -u)" = "0" ]; then (apt-get update -qq && apt-get install -y -qq chromium >/dev/null); \
 	  else $(BIN)/python -m playwright install chromium; fi
 
-test: $(STAMP) browser
+# The MCP Inspector's CLI (TypeScript SDK), a second, independent MCP client for the tests.
+INSPECTOR := .npm-tools/node_modules/@modelcontextprotocol/inspector-cli/build/index.js
+inspector:
+	@if command -v npm >/dev/null 2>&1 && [ ! -f $(INSPECTOR) ]; then \
+	  npm install --silent --prefix .npm-tools @modelcontextprotocol/inspector-cli@1.0.3; fi
+
+test: $(STAMP) browser inspector
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -32,4 +38,4 @@ demo: $(STAMP)
 	$(BIN)/python scripts/demo.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info .npm-tools

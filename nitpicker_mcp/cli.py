@@ -1,21 +1,83 @@
-"""``nitpicker-mcp``: placeholder until the MCP server lands."""
+"""``nitpicker-mcp``: serve the nitpicker queries to an AI assistant over stdio MCP."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+import anyio
+
+from nitpicker_query import NitpickerError, open_archive
+
+EPILOG = """\
+Register it in an MCP host, e.g. Claude Desktop's claude_desktop_config.json:
+  {"mcpServers": {"nitpicker": {"command": "nitpicker-mcp",
+                                "args": ["--root", "/home/me/crawls"]}}}
+or Claude Code:
+  claude mcp add nitpicker -- nitpicker-mcp --root ~/crawls
+
+Every tool is read-only. Archives are opened only inside the --root directories, the
+directory of --archive, and the roots your MCP client declares.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nitpicker-mcp",
+        description="Serve read-only queries over .nitpicker archives to AI assistants "
+        "(MCP over stdio).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--root", action="append", default=[], metavar="DIR",
+                        help="Allow archives under DIR (repeatable).")
+    parser.add_argument("--archive", metavar="PATH",
+                        help="Default archive for tools called without one; its directory "
+                        "is allowed too.")
+    parser.add_argument("--log-level", default="WARNING",
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="Server log on stderr. Default: WARNING.")
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="nitpicker-mcp",
-        description="Serve nitpicker queries to AI assistants over stdio MCP. NOT YET "
-        "AVAILABLE in this build.",
-    )
-    parser.parse_args(argv)
-    print("nitpicker-mcp: not yet available in this build.", file=sys.stderr)
-    return 2
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level, stream=sys.stderr,
+                        format="nitpicker-mcp %(levelname)s %(message)s")
+    roots = []
+    for r in args.root:
+        path = Path(os.path.realpath(os.path.expanduser(r)))
+        if not path.is_dir():
+            print(f"nitpicker-mcp: error: --root {r} is not a directory", file=sys.stderr)
+            return 2
+        roots.append(path)
+    archive = None
+    if args.archive:
+        archive = Path(os.path.realpath(os.path.expanduser(args.archive)))
+        try:
+            open_archive(archive).close()
+        except NitpickerError as exc:
+            print(f"nitpicker-mcp: error: --archive: {exc}", file=sys.stderr)
+            return 2
+
+    from mcp.server.stdio import stdio_server
+
+    from .server import NitpickerServer, ServerConfig
+
+    server = NitpickerServer(ServerConfig(roots=roots, default_archive=archive)).build()
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    try:
+        anyio.run(serve)
+    except KeyboardInterrupt:
+        return 0
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -147,7 +147,7 @@ QUERIES: tuple[QuerySpec, ...] = (
                   minimum=1, maximum=MAX_LIMIT, example=20),
         ),
         is_list=False, not_found="No page with URL {url} in this archive "
-        "(URLs must match exactly; find them with the pages command).",
+        "(URLs must match exactly as stored; list them with list_pages, or the pages command).",
         examples=("nitpicker-query page-detail site.nitpicker --url https://example.com/",),
     ),
     QuerySpec(
@@ -223,7 +223,7 @@ QUERIES: tuple[QuerySpec, ...] = (
             *_paging(),
         ),
         not_found="No resource with URL {resource_url} in this archive (list them with "
-        "the resources command).",
+        "list_resources, or the resources command).",
         examples=("nitpicker-query resource-referrers site.nitpicker --resource-url "
                   "https://example.com/style.css",),
     ),

@@ -58,6 +58,11 @@ class ToolDef:
         return result
 
 
+def prose(text: str) -> str:
+    """A description written as an indented triple-quoted block → one line of text."""
+    return " ".join(text.split())
+
+
 def query_tool(name: str, *, title: str, description: str, output_schema: dict[str, Any],
                defaults: dict[str, Any] | None = None) -> ToolDef:
     """A tool that calls the catalog query of the same name."""
@@ -66,6 +71,6 @@ def query_tool(name: str, *, title: str, description: str, output_schema: dict[s
     def run(archive: Archive, options: dict[str, Any]) -> Any:
         return spec.function(archive, **options)
 
-    return ToolDef(name=name, title=title, description=" ".join(description.split()),
+    return ToolDef(name=name, title=title, description=prose(description),
                    output_schema=output_schema, run=run, spec=spec,
                    defaults=defaults or {}, not_found=spec.not_found)

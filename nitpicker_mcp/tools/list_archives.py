@@ -11,7 +11,7 @@ from nitpicker_query.format import NOT_SKIPPED, loose_page
 
 from ..registry import ArchiveRegistry
 from ..schema import BOOL, NINT, NSTR, STR, item, list_output
-from ._base import ToolDef
+from ._base import ToolDef, prose
 
 MAX_DEPTH = 3  # directory levels searched below each root
 MAX_FOUND = 200
@@ -72,11 +72,11 @@ def _run(target: tuple[list[Path], ArchiveRegistry], options: dict[str, Any]
 TOOL = ToolDef(
     name="list_archives",
     title="List archives",
-    description=" ".join("""Which crawl archives can be queried? Lists the .nitpicker files
+    description=prose("""Which crawl archives can be queried? Lists the .nitpicker files
     and crawl directories (a running or interrupted crawl) found up to three folder
     levels below the allowed locations, with baseUrl (the crawled site), pages (number of
     pages), formatVersion, liveCrawl (a crawler is still writing it) and error (why it
-    cannot be read). Pass an item's archive path to the other tools.""".split()),
+    cannot be read). Pass an item's archive path to the other tools."""),
     output_schema=list_output(
         item(["archive", "kind", "baseUrl", "pages", "formatVersion", "liveCrawl", "error"],
              archive=STR, kind=STR, baseUrl=NSTR, pages=NINT, formatVersion=NSTR,

@@ -1,0 +1,235 @@
+"""The stdio MCP server: tool registry, argument validation, roots, errors, bounded results.
+
+Built on the SDK's low-level ``Server`` (mcp 2.x), which neither validates arguments nor
+hides exceptions: every ``tools/call`` here is validated against the tool's input schema
+with ``jsonschema`` first, and every failure — bad arguments, unknown tool, a path
+outside the roots, an unreadable archive, a page not found, a bug — becomes a tool result
+with ``isError`` and one actionable line, absolute paths masked. Tracebacks go to stderr.
+Queries run in worker threads so the stdio loop keeps answering while SQLite works.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import warnings
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import jsonschema
+from mcp.server import Server, ServerRequestContext
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ClientCapabilities,
+    ListToolsResult,
+    PaginatedRequestParams,
+    RootsCapability,
+    TextContent,
+)
+
+from nitpicker_query import NitpickerError
+from nitpicker_query.exceptions import NotFound
+
+from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
+from .registry import ArchiveRegistry
+from .roots import check_allowed, roots_from_uris
+from .tools import BY_NAME, TOOLS
+from .tools._base import ToolDef
+
+log = logging.getLogger("nitpicker_mcp")
+
+MAX_STRUCTURED_CHARS = 40_000
+"""Upper bound of one result's structured JSON (the text copy doubles it)."""
+
+VERSION = "0.1.0"
+
+
+@dataclass
+class ServerConfig:
+    """What the command line decided: allowed roots and the default archive."""
+
+    roots: list[Path] = field(default_factory=list)
+    default_archive: Path | None = None
+
+    @property
+    def static_roots(self) -> list[Path]:
+        extra = [self.default_archive.parent] if self.default_archive else []
+        return [*self.roots, *extra]
+
+
+class _Validators:
+    def __init__(self, config: ServerConfig) -> None:
+        required = config.default_archive is None
+        self.tools = [t.tool(archive_required=required) for t in TOOLS]
+        self.by_name = {
+            t.name: jsonschema.Draft202012Validator(t.input_schema) for t in self.tools
+        }
+
+
+def _argument_error(tool: str, error: jsonschema.ValidationError) -> ToolArgumentError:
+    where = "/".join(str(p) for p in error.absolute_path)
+    if error.validator == "additionalProperties":
+        return ToolArgumentError(f"Invalid arguments for {tool}: {error.message}. "
+                                 "Check the tool's input schema for the allowed names.")
+    prefix = f"{where}: " if where else ""
+    return ToolArgumentError(f"Invalid arguments for {tool}: {prefix}{error.message}.")
+
+
+def bound(result: Any) -> Any:
+    """Keep one result's JSON under :data:`MAX_STRUCTURED_CHARS`.
+
+    Lists return fewer items (``nextOffset`` then points at the first one left out);
+    HTML is cut further and marked ``truncated``; the link lists of a page detail are
+    shortened (their ``*Total`` counts stay exact).
+    """
+    def size(value: Any) -> int:
+        return len(json.dumps(value, ensure_ascii=False))
+
+    if size(result) <= MAX_STRUCTURED_CHARS or not isinstance(result, dict):
+        return result
+    result = dict(result)
+    if "items" in result and isinstance(result["items"], list):
+        items = result["items"]
+        while items and size({**result, "items": items}) > MAX_STRUCTURED_CHARS:
+            items = items[: max(1, len(items) * 3 // 4)] if len(items) > 1 else []
+        result["items"] = items
+        if result.get("total", 0) > result.get("offset", 0) + len(items):
+            result["nextOffset"] = result.get("offset", 0) + len(items)
+        return result
+    if isinstance(result.get("html"), str):
+        html = result["html"]
+        while html and size({**result, "html": html}) > MAX_STRUCTURED_CHARS:
+            html = html[: len(html) * 3 // 4]
+        result["html"], result["truncated"] = html, True
+        return result
+    for key in ("inboundLinks", "outboundLinks", "redirectFrom"):
+        while isinstance(result.get(key), list) and result[key] and (
+                size(result) > MAX_STRUCTURED_CHARS):
+            result[key] = result[key][: len(result[key]) // 2]
+    return result
+
+
+def _error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=mask_paths(message))],
+                          is_error=True)
+
+
+class NitpickerServer:
+    """Holds the configuration, the archive registry and the handlers."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.registry = ArchiveRegistry()
+        self.validators = _Validators(config)
+
+    async def list_tools(self, ctx: ServerRequestContext[Any],
+                         params: PaginatedRequestParams | None) -> ListToolsResult:
+        return ListToolsResult(tools=self.validators.tools)
+
+    async def _client_roots(self, ctx: ServerRequestContext[Any]) -> list[Path]:
+        session = ctx.session
+        try:
+            if not session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
+                return []
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = await session.list_roots()
+        except Exception:  # a client without a back-channel, or one that refuses
+            log.debug("roots/list failed", exc_info=True)
+            return []
+        return roots_from_uris(str(r.uri) for r in result.roots)
+
+    async def _resolve(self, ctx: ServerRequestContext[Any], given: str | None) -> Path:
+        if given is None:
+            if self.config.default_archive is None:
+                raise ToolArgumentError("Missing archive: pass the archive path (see "
+                                        "list_archives), or start the server with --archive.")
+            return self.config.default_archive
+        try:
+            return check_allowed(given, self.config.static_roots)
+        except PathNotAllowed:
+            client = await self._client_roots(ctx)
+            if not client:
+                raise
+            return check_allowed(given, [*self.config.static_roots, *client])
+
+    async def call_tool(self, ctx: ServerRequestContext[Any],
+                        params: CallToolRequestParams) -> CallToolResult:
+        name = params.name
+        try:
+            tool = BY_NAME.get(name)
+            if tool is None:
+                raise UnknownTool(f"Unknown tool {name!r}; call tools/list for the "
+                                  f"{len(TOOLS)} available tools.")
+            arguments = dict(params.arguments or {})
+            error = next(iter(sorted(self.validators.by_name[name].iter_errors(arguments),
+                                     key=lambda e: list(e.absolute_path))), None)
+            if error is not None:
+                raise _argument_error(name, error)
+            result = await self._run(ctx, tool, arguments)
+        except NitpickerError as exc:
+            return _error(str(exc))
+        except Exception as exc:  # a bug: the model gets a line, stderr the traceback
+            log.exception("tool %s failed", name)
+            return _error(f"Internal error in {name} ({type(exc).__name__}); this is a bug in "
+                          "nitpicker-mcp, details are in the server log.")
+        result = bound(result)
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
+            structured_content=result,
+        )
+
+    async def _run(self, ctx: ServerRequestContext[Any], tool: ToolDef,
+                   arguments: dict[str, Any]) -> Any:
+        options = tool.options(arguments)
+        if not tool.needs_archive:
+            roots = [*self.config.static_roots, *(await self._client_roots(ctx))]
+            if not roots:
+                from .roots import NO_ROOTS
+
+                raise PathNotAllowed(NO_ROOTS)
+            return await anyio.to_thread.run_sync(tool.run, (roots, self.registry), options)
+        path = await self._resolve(ctx, arguments.get("archive"))
+
+        def work() -> Any:
+            archive = self.registry.get(path)
+            return tool.run(archive, options)
+
+        result = await anyio.to_thread.run_sync(work)
+        if result is None:
+            message = (tool.not_found or "Not found.").format(**options)
+            raise NotFound(message)
+        return result
+
+    def build(self) -> Server[Any]:
+        @asynccontextmanager
+        async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+            try:
+                yield {}
+            finally:
+                self.registry.close()
+
+        return Server(
+            "nitpicker",
+            version=VERSION,
+            instructions=(
+                "Read-only questions about crawled websites stored in .nitpicker archives. "
+                "Start with list_archives (or get_summary on a known archive), then "
+                "list_pages, list_links, find_duplicates, get_page_detail."
+            ),
+            lifespan=lifespan,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
+
+
+def create_server(*, roots: list[Path] | None = None, archive: Path | None = None
+                  ) -> Server[Any]:
+    """A configured low-level server (tests connect to it in-process)."""
+    return NitpickerServer(ServerConfig(roots=list(roots or []),
+                                        default_archive=archive)).build()

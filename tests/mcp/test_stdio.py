@@ -1,0 +1,119 @@
+"""The real thing: ``nitpicker-mcp`` spawned as a subprocess, spoken to over stdio by the
+Python SDK's client (both protocol eras) and by the MCP Inspector's CLI (TypeScript SDK)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from nitpicker_mcp.tools import TOOLS
+
+pytestmark = pytest.mark.anyio
+SERVER = str(Path(sys.executable).with_name("nitpicker-mcp"))
+ROOT_DIR = Path(__file__).resolve().parents[2]
+INSPECTOR_DIR = ROOT_DIR / ".npm-tools"
+INSPECTOR_PKG = "@modelcontextprotocol/inspector-cli@1.0.3"
+A = "http://localhost/a"
+
+
+def params(*args: str) -> StdioServerParameters:
+    env = {"NITPICKER_PY_CACHE_DIR": os.environ["NITPICKER_PY_CACHE_DIR"]}
+    return StdioServerParameters(command=SERVER, args=list(args), env=env)
+
+
+def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
+    s = str(site)
+    calls = [
+        ("list_archives", {}), ("open_archive", {"archive": s}), ("get_summary", {"archive": s}),
+        ("list_pages", {"archive": s}), ("get_page_detail", {"archive": s, "url": A}),
+        ("get_page_html", {"archive": s, "url": A}), ("find_duplicates", {"archive": s}),
+        ("find_mismatches", {"archive": s, "type": "canonical"}),
+        ("list_links", {"archive": s, "type": "broken"}), ("list_resources", {"archive": s}),
+        ("get_resource_referrers", {"archive": s, "resourceUrl": "http://localhost/style.css"}),
+        ("list_images", {"archive": s}), ("check_headers", {"archive": s}),
+    ]
+    assert {n for n, _ in calls} == {t.name for t in TOOLS}
+    return calls
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_stdio_session_calls_every_tool(root: Path, site: Path, mode: str) -> None:
+    async with Client(params("--root", str(root)), mode=mode) as client:
+        names = [t.name for t in (await client.list_tools()).tools]
+        assert names == [t.name for t in TOOLS]
+        for name, arguments in sweep_calls(site):
+            # the client validates structuredContent against each tool's outputSchema
+            result = await client.call_tool(name, arguments)
+            assert not result.is_error, (name, result.content)
+        bad = await client.call_tool("list_pages", {"archive": str(site), "limit": 10**9})
+        assert bad.is_error
+        ok = await client.call_tool("get_summary", {"archive": str(site)})
+        assert ok.structured_content is not None
+        assert ok.structured_content["totalPages"] == 5
+
+
+async def test_200_concurrent_calls(root: Path, site: Path) -> None:
+    expected: dict[int, Any] = {}
+    got: dict[int, Any] = {}
+    async with Client(params("--root", str(root)), mode="legacy") as client:
+        for offset in range(6):
+            r = await client.call_tool("list_pages", {"archive": str(site), "limit": 1,
+                                                      "offset": offset})
+            expected[offset] = r.structured_content
+
+        async def one(i: int) -> None:
+            r = await client.call_tool("list_pages", {"archive": str(site), "limit": 1,
+                                                      "offset": i % 6})
+            got[i] = r.structured_content
+
+        async with anyio.create_task_group() as tg:
+            for i in range(200):
+                tg.start_soon(one, i)
+    assert len(got) == 200
+    assert all(got[i] == expected[i % 6] for i in range(200))
+
+
+def _inspector() -> Path:
+    script = (INSPECTOR_DIR / "node_modules" / "@modelcontextprotocol" / "inspector-cli" /
+              "build" / "index.js")
+    if not script.exists():
+        subprocess.run(["npm", "install", "--silent", "--prefix", str(INSPECTOR_DIR),
+                        INSPECTOR_PKG], check=True, timeout=300, capture_output=True)
+    return script
+
+
+@pytest.mark.skipif(shutil.which("npm") is None or shutil.which("node") is None,
+                    reason="npm/node absent: the MCP Inspector CLI cannot be installed")
+def test_mcp_inspector_cli(root: Path, site: Path) -> None:
+    script = _inspector()
+
+    def inspect(*args: str) -> Any:
+        # the CLI reads its own package.json relative to the working directory
+        r = subprocess.run(["node", str(script), SERVER, "--root", str(root), *args],
+                           cwd=script.parent, capture_output=True, text=True, timeout=120,
+                           env={**os.environ})
+        assert r.returncode == 0, r.stderr + r.stdout
+        return json.loads(r.stdout)
+
+    listed = inspect("--method", "tools/list")
+    assert [t["name"] for t in listed["tools"]] == [t.name for t in TOOLS]
+    broken = inspect("--method", "tools/call", "--tool-name", "list_links",
+                     "--tool-arg", f"archive={site}", "type=broken")
+    assert broken["isError"] is False
+    assert broken["structuredContent"]["items"][0]["destUrl"] == "http://localhost/missing"
+    summary = inspect("--method", "tools/call", "--tool-name", "get_summary",
+                      "--tool-arg", f"archive={site}")
+    assert summary["structuredContent"]["totalPages"] == 5
+    refused = inspect("--method", "tools/call", "--tool-name", "get_summary",
+                      "--tool-arg", "archive=/etc/passwd")
+    assert refused["isError"] is True
+    assert "outside the allowed locations" in refused["content"][0]["text"]
