@@ -33,6 +33,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/queries.py --pages 300000
+	$(BIN)/python bench/mcp_latency.py --pages 300000
 
 demo: $(STAMP)
 	$(BIN)/python scripts/demo.py

@@ -92,8 +92,15 @@ def object_output(required: list[str], properties: dict[str, Any] | None = None
     return {"type": "object", "properties": properties or {}, "required": required}
 
 
-def item(required: list[str], **properties: Any) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required}
+def item(required: list[str]) -> dict[str, Any]:
+    """Schema of a list item: the keys every item has, not their types.
+
+    Clients validate ``structuredContent`` against the output schema on every call, and
+    the Python SDK does it with uncompiled ``jsonschema.validate``: typed properties on
+    100 items cost ≈ 3.6 ms a call, key presence ≈ 0.9 ms (measured; docs/BENCHMARKS.md).
+    The envelope around the items stays fully typed.
+    """
+    return {"type": "object", "required": required}
 
 
 STR = {"type": "string"}

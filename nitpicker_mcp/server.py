@@ -80,38 +80,45 @@ def _argument_error(tool: str, error: jsonschema.ValidationError) -> ToolArgumen
     return ToolArgumentError(f"Invalid arguments for {tool}: {prefix}{error.message}.")
 
 
+def _size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False))
+
+
 def bound(result: Any) -> Any:
     """Keep one result's JSON under :data:`MAX_STRUCTURED_CHARS`.
 
     Lists return fewer items (``nextOffset`` then points at the first one left out);
     HTML is cut further and marked ``truncated``; the link lists of a page detail are
-    shortened (their ``*Total`` counts stay exact).
+    shortened (their ``*Total`` counts stay exact). The common case — a result that
+    fits — costs one ``json.dumps``, whose text is returned for reuse as the text copy.
     """
-    def size(value: Any) -> int:
-        return len(json.dumps(value, ensure_ascii=False))
-
-    if size(result) <= MAX_STRUCTURED_CHARS or not isinstance(result, dict):
-        return result
+    text = json.dumps(result, ensure_ascii=False)
+    if len(text) <= MAX_STRUCTURED_CHARS or not isinstance(result, dict):
+        return result, text
     result = dict(result)
-    if "items" in result and isinstance(result["items"], list):
+    if isinstance(result.get("items"), list):
         items = result["items"]
-        while items and size({**result, "items": items}) > MAX_STRUCTURED_CHARS:
-            items = items[: max(1, len(items) * 3 // 4)] if len(items) > 1 else []
-        result["items"] = items
-        if result.get("total", 0) > result.get("offset", 0) + len(items):
-            result["nextOffset"] = result.get("offset", 0) + len(items)
-        return result
-    if isinstance(result.get("html"), str):
+        budget = MAX_STRUCTURED_CHARS - _size({**result, "items": [], "nextOffset": 10**9})
+        kept, used = 0, 0
+        for entry in items:
+            used += _size(entry) + 2  # ", " between items
+            if used > budget:
+                break
+            kept += 1
+        result["items"] = items[:kept]
+        if result.get("total", 0) > result.get("offset", 0) + kept:
+            result["nextOffset"] = result.get("offset", 0) + kept
+    elif isinstance(result.get("html"), str):
         html = result["html"]
-        while html and size({**result, "html": html}) > MAX_STRUCTURED_CHARS:
+        while html and _size({**result, "html": html}) > MAX_STRUCTURED_CHARS:
             html = html[: len(html) * 3 // 4]
         result["html"], result["truncated"] = html, True
-        return result
-    for key in ("inboundLinks", "outboundLinks", "redirectFrom"):
-        while isinstance(result.get(key), list) and result[key] and (
-                size(result) > MAX_STRUCTURED_CHARS):
-            result[key] = result[key][: len(result[key]) // 2]
-    return result
+    else:
+        for key in ("inboundLinks", "outboundLinks", "redirectFrom"):
+            while isinstance(result.get(key), list) and result[key] and (
+                    _size(result) > MAX_STRUCTURED_CHARS):
+                result[key] = result[key][: len(result[key]) // 2]
+    return result, json.dumps(result, ensure_ascii=False)
 
 
 def _error(message: str) -> CallToolResult:
@@ -178,11 +185,9 @@ class NitpickerServer:
             log.exception("tool %s failed", name)
             return _error(f"Internal error in {name} ({type(exc).__name__}); this is a bug in "
                           "nitpicker-mcp, details are in the server log.")
-        result = bound(result)
-        return CallToolResult(
-            content=[TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
-            structured_content=result,
-        )
+        result, text = bound(result)
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content=result)
 
     async def _run(self, ctx: ServerRequestContext[Any], tool: ToolDef,
                    arguments: dict[str, Any]) -> Any:

@@ -1,6 +1,6 @@
 """Tool ``check_headers``."""
 
-from ..schema import BOOL, STR, item, list_output
+from ..schema import item, list_output
 from ._base import query_tool
 
 TOOL = query_tool(
@@ -12,7 +12,5 @@ TOOL = query_tool(
     missingOnly true keeps the pages missing at least one, and total then counts exactly
     those. Paged with nextOffset.""",
     output_schema=list_output(item(["url", "hasCSP", "hasXFrameOptions",
-                                    "hasXContentTypeOptions", "hasHSTS"], url=STR,
-                                   hasCSP=BOOL, hasXFrameOptions=BOOL,
-                                   hasXContentTypeOptions=BOOL, hasHSTS=BOOL)),
+                                    "hasXContentTypeOptions", "hasHSTS"])),
 )

@@ -1,6 +1,6 @@
 """Tool ``find_duplicates``."""
 
-from ..schema import INT, STR, item, list_output
+from ..schema import item, list_output
 from ._base import query_tool
 
 TOOL = query_tool(
@@ -11,6 +11,5 @@ TOOL = query_tool(
     count (exact number of pages) and urls (the first pagesLimit of them, default 20),
     biggest groups first. Large groups of identical metadata often mean a template or
     pager problem; check a member with get_page_detail.""",
-    output_schema=list_output(item(["field", "value", "count", "urls"], field=STR, value=STR,
-                                   count=INT, urls={"type": "array", "items": STR})),
+    output_schema=list_output(item(["field", "value", "count", "urls"])),
 )

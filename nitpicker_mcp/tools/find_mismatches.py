@@ -1,6 +1,6 @@
 """Tool ``find_mismatches``."""
 
-from ..schema import STR, item, list_output
+from ..schema import item, list_output
 from ._base import query_tool
 
 TOOL = query_tool(
@@ -11,6 +11,5 @@ TOOL = query_tool(
     og:title: og:title differs from the title; og:description: og:description differs
     from the meta description. Only the site's own HTML pages, ordered by URL, paged with
     nextOffset.""",
-    output_schema=list_output(item(["url", "type", "actual", "expected"], url=STR, type=STR,
-                                   actual=STR, expected=STR)),
+    output_schema=list_output(item(["url", "type", "actual", "expected"])),
 )

@@ -10,5 +10,5 @@ TOOL = query_tool(
     image listed by list_resources)? Items are page URLs in crawl order; total is the
     exact number of pages. Useful to find where a broken or oversized file is used.
     Paged with nextOffset.""",
-    output_schema=list_output(item(["url"], url=STR), resourceUrl=STR),
+    output_schema=list_output(item(["url"]), resourceUrl=STR),
 )

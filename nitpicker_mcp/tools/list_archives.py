@@ -10,7 +10,7 @@ from nitpicker_query import NitpickerError, locks
 from nitpicker_query.format import NOT_SKIPPED, loose_page
 
 from ..registry import ArchiveRegistry
-from ..schema import BOOL, NINT, NSTR, STR, item, list_output
+from ..schema import STR, item, list_output
 from ._base import ToolDef, prose
 
 MAX_DEPTH = 3  # directory levels searched below each root
@@ -78,9 +78,7 @@ TOOL = ToolDef(
     pages), formatVersion, liveCrawl (a crawler is still writing it) and error (why it
     cannot be read). Pass an item's archive path to the other tools."""),
     output_schema=list_output(
-        item(["archive", "kind", "baseUrl", "pages", "formatVersion", "liveCrawl", "error"],
-             archive=STR, kind=STR, baseUrl=NSTR, pages=NINT, formatVersion=NSTR,
-             liveCrawl=BOOL, error=NSTR),
+        item(["archive", "kind", "baseUrl", "pages", "formatVersion", "liveCrawl", "error"]),
         roots={"type": "array", "items": STR},
     ),
     run=_run,

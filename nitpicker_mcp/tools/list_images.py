@@ -1,6 +1,6 @@
 """Tool ``list_images``."""
 
-from ..schema import STR, item, list_output
+from ..schema import item, list_output
 from ._base import query_tool
 
 TOOL = query_tool(
@@ -11,6 +11,5 @@ TOOL = query_tool(
     pageUrl, src, alt, rendered width/height, naturalWidth/naturalHeight and isLazy,
     ordered by page URL; one item per image per scanned viewport. Paged with
     nextOffset.""",
-    output_schema=list_output(item(["pageUrl", "src"], pageUrl=STR,
-                                   src={"type": ["string", "null"]})),
+    output_schema=list_output(item(["pageUrl", "src"])),
 )

@@ -1,6 +1,6 @@
 """Tool ``list_pages``."""
 
-from ..schema import BOOL, NINT, NSTR, STR, item, list_output
+from ..schema import item, list_output
 from ._base import query_tool
 
 TOOL = query_tool(
@@ -13,6 +13,5 @@ TOOL = query_tool(
     directory or contentTypeCategory (pdf, image, … instead of HTML pages). Paged: pass
     nextOffset as offset to continue. Use get_page_detail for one URL's links and
     headers.""",
-    output_schema=list_output(item(["url", "status", "title", "isExternal"], url=STR,
-                                   status=NINT, title=NSTR, isExternal=BOOL)),
+    output_schema=list_output(item(["url", "status", "title", "isExternal"])),
 )

@@ -1,6 +1,6 @@
 """Tool ``list_resources``."""
 
-from ..schema import BOOL, INT, NINT, STR, item, list_output
+from ..schema import item, list_output
 from ._base import query_tool
 
 TOOL = query_tool(
@@ -11,6 +11,5 @@ TOOL = query_tool(
     isExternal (third-party) and referrerCount (pages that loaded it). Filter by
     contentType prefix (text/css, image/), isExternal or urlPattern; sort by url, status,
     contentType or contentLength. Then get_resource_referrers lists the pages.""",
-    output_schema=list_output(item(["url", "status", "referrerCount"], url=STR, status=NINT,
-                                   referrerCount=INT, isExternal=BOOL)),
+    output_schema=list_output(item(["url", "status", "referrerCount"])),
 )
