@@ -26,14 +26,14 @@ from mcp import Client, StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import nitpicker_query as q  # noqa: E402
+import nitpicker_query as q
 
 CALLS = 200  # sequential calls per tool (after 5 warm-up calls)
 
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 async def run(archive: Path) -> list[str]:
@@ -90,8 +90,8 @@ def main() -> None:
         archive.parent.mkdir(parents=True, exist_ok=True)
         build(archive, args.pages)
     rows = anyio.run(run, archive)
-    print(f"`python bench/mcp_latency.py --pages {args.pages}` — Python {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs\n")
+    print(f"`python bench/mcp_latency.py --pages {args.pages}` — Python "
+          f"{platform.python_version()}, {os.cpu_count()} CPUs\n")
     print("| tool | stdio p50 ms | stdio p95 ms | in-process p50 ms | overhead p50 ms | ratio |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))

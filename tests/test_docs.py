@@ -18,6 +18,14 @@ def test_every_sub_command_is_documented() -> None:
         assert f"nitpicker-query {spec.command} " in readme, spec.command
 
 
+def test_every_mcp_tool_is_in_the_readme() -> None:
+    from nitpicker_mcp.tools import TOOLS
+
+    readme = (ROOT / "README.md").read_text()
+    for tool in TOOLS:
+        assert f"`{tool.name}`" in readme, tool.name
+
+
 def test_every_option_has_help() -> None:
     for spec in QUERIES:
         for p in spec.params:
