@@ -102,3 +102,28 @@ def test_stub_with_wal_and_no_shm_reads_wal_rows_without_touching_files(tmp_path
         urls = [i["url"] for i in q.list_pages(archive, limit=1000)["items"]]
     assert "http://localhost/late" in urls
     assert {p: _sha(stub / p) for p in _listing(stub)} == before
+
+
+def test_live_crawler_is_reported_and_wal_rows_are_seen(tmp_path: Path, extended_archive: Path,
+                                                        capfd: object) -> None:
+    import os
+
+    from nitpicker_query import locks
+
+    stub = _stub_from(extended_archive, tmp_path)
+    writer = sqlite3.connect(stub / "db.sqlite")  # a "crawler" holding the database open
+    writer.execute("PRAGMA journal_mode = WAL")
+    writer.execute("INSERT INTO pages (url, scraped, isTarget, isExternal, status, contentType) "
+                   "VALUES ('http://localhost/fresh', 1, 1, 0, 200, 'text/html')")
+    writer.commit()
+    locks.acquire(stub)  # pid.txt holds our own (live) PID
+    try:
+        with q.open_archive(stub) as archive:
+            assert archive.crawler_pid == os.getpid()
+            urls = [i["url"] for i in q.list_pages(archive, limit=1000)["items"]]
+        assert "http://localhost/fresh" in urls
+        err = capfd.readouterr().err  # type: ignore[attr-defined]
+        assert f"Crawler appears to be running on this stub (PID {os.getpid()})" in err
+    finally:
+        locks.release(stub)
+        writer.close()
