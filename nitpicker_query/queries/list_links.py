@@ -42,29 +42,21 @@ def list_links(
     with opened(archive) as a:
         if type == "orphaned":
             return _orphaned(a, limit, offset)
+        # Destination columns: the literal target row d, or its final page r when the
+        # target is a redirect source (redirectDestId is pre-flattened: one hop).
         if include_redirect_sources:
-            dest = "d"
-            targets = (
-                "SELECT id FROM pages WHERE status = 404" if type == "broken"
-                else "SELECT id FROM pages WHERE isExternal = 1"
-            )
-            join = ""
+            status, external, dest_url, join = "d.status", "d.isExternal", "d.url", ""
         else:
-            dest = "c"
-            test = "COALESCE(r.status, d.status) = 404" if type == "broken" else (
-                "COALESCE(r.isExternal, d.isExternal) = 1")
-            targets = (
-                "SELECT d.id FROM pages d LEFT JOIN pages r ON r.id = d.redirectDestId "
-                f"WHERE {test}"
-            )
+            status = "COALESCE(r.status, d.status)"
+            external = "COALESCE(r.isExternal, d.isExternal)"
+            dest_url = "COALESCE(r.url, d.url)"
             join = "LEFT JOIN pages r ON r.id = d.redirectDestId "
-        where = f"an.hrefId IN ({targets})"
+        test = f"{status} = 404" if type == "broken" else f"{external} = 1"
+        # Select the few matching target rows first, then their anchors by index:
+        # scanning millions of anchors and joining each would be the slow plan.
+        where = f"an.hrefId IN (SELECT d.id FROM pages d {join}WHERE {test})"
         total = a.count(f"SELECT count(*) FROM anchors an WHERE {where}")
-        resolved = (
-            "d.url AS destUrl, d.status, d.isExternal" if dest == "d" else
-            "COALESCE(r.url, d.url) AS destUrl, COALESCE(r.status, d.status) AS status, "
-            "COALESCE(r.isExternal, d.isExternal) AS isExternal"
-        )
+        resolved = f"{dest_url} AS destUrl, {status} AS status, {external} AS isExternal"
         rows = a.execute(
             f"SELECT s.url AS sourceUrl, {resolved}, an.textContent FROM anchors an "
             f"JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId {join}"
