@@ -24,7 +24,7 @@ import re
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,11 +89,16 @@ class ArchiveWriter:
         self._ids: dict[str, int] = {}
         self._closed = False
         self.stats = _Stats()
-        self.conn = sqlite3.connect(self.db_path, isolation_level=None)
+        # One writer at a time, but not always the creating thread: the crawler hands
+        # every write to its single writer thread.
+        self.conn = sqlite3.connect(self.db_path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA foreign_keys = ON")
         self.conn.execute("PRAGMA wal_autocheckpoint = 1000")
         self.conn.execute("PRAGMA cache_size = -65536")
         self.conn.execute("PRAGMA mmap_size = 268435456")
+        # WAL + NORMAL: a commit survives a crash of this process (kill -9), and costs no
+        # fsync; only a power loss can lose the last commits.
+        self.conn.execute("PRAGMA synchronous = NORMAL")
         self._in_tx = False
 
     # ------------------------------------------------------------------ opening
@@ -343,14 +348,17 @@ class ArchiveWriter:
             self.conn.execute("DELETE FROM images WHERE pageId = ?", (sid,))
 
     def replace_anchors(
-        self, page_id: int, anchors: Iterable[tuple[str, str | None, str | None]]
+        self, page_id: int, anchors: Iterable[tuple[str, str | None, str | None]],
+        *, is_external: Callable[[str], bool] | None = None,
     ) -> None:
         """Store the page's ``(url, hash, text)`` anchors in document order.
 
         A non-empty list replaces earlier rows; an empty one keeps them (upstream rule:
-        a failed re-scrape must not erase the link graph).
+        a failed re-scrape must not erase the link graph). ``is_external`` marks the
+        placeholder rows created for targets not seen before.
         """
-        rows = [(page_id, self.page_id(u), h, t) for u, h, t in anchors]
+        rows = [(page_id, self.page_id(u, is_external=is_external(u) if is_external else None),
+                 h, t) for u, h, t in anchors]
         if not rows:
             return
         self._begin()

@@ -104,13 +104,3 @@ def test_html_and_page_detail(extended_archive: Path) -> None:
     detail = json.loads(run("page-detail", str(extended_archive), "--url",
                             "http://localhost/b").stdout)
     assert detail["redirectFrom"] == ["http://localhost/old-b"]
-
-
-def test_placeholders_say_not_yet_available() -> None:
-    for name in ("nitpicker-crawl",):
-        r = subprocess.run([str(BIN.with_name(name)), "--help"], capture_output=True,
-                           text=True, timeout=30)
-        assert r.returncode == 0 and "NOT YET AVAILABLE" in r.stdout
-        r = subprocess.run([str(BIN.with_name(name))], capture_output=True, text=True,
-                           timeout=30)
-        assert r.returncode == 2 and "not yet available" in r.stderr

@@ -1,0 +1,383 @@
+"""The crawl loop: workers take URLs from the frontier, fetch, render or parse, enqueue
+links, and hand every result to the one archive writer.
+
+Order of checks for a URL (seed 001 §4): robots.txt → excludes → fetch (redirect chain)
+→ metadata only (external links, non-HTML) or render/parse (internal HTML) → keyword
+exclusion → links. Every refusal is a record: skipped URLs are ``pages`` rows with a
+``skipReason``; failures are ``status = -1`` rows plus a ``crawl_errors`` row.
+
+Writes go to a single writer thread (SQLite has one writer; the event loop must not
+block on disk), one transaction per URL, so a ``kill -9`` loses only pages in flight.
+Stops have names: ``complete``, ``interrupted`` (Ctrl-C / SIGTERM: no new fetches,
+in-flight pages finish, the archive is written), ``max-pages``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from nitpicker_crawl.archive import ArchiveWriter
+
+from . import extraction
+from .excludes import Excluder, keyword_matcher
+from .fetcher import Fetched, Fetcher, FetchError, normalize_content_type, sleep_ms
+from .frontier import Frontier, QueueItem
+from .options import CrawlOptions
+from .parser import parse
+from .progress import Counters, Progress
+from .renderer import Renderer
+from .robots import Robots
+from .scope import Scope
+from .urls import normalize
+
+
+@dataclass
+class CrawlOutcome:
+    """How a crawl ended; the CLI turns it into messages and an exit code."""
+
+    stop_reason: str = "complete"
+    internal_errors: int = 0
+    external_errors: int = 0
+    urls_done: int = 0
+    pages_saved: int = 0
+    seconds: float = 0.0
+    first_error: str | None = None
+    error_urls: list[str] = field(default_factory=list)
+
+    def exit_code(self, strict: bool) -> int:
+        if self.internal_errors:
+            return 1
+        if self.external_errors:
+            return 1 if strict else 2
+        return 0
+
+
+class Crawler:
+    """One crawl into one :class:`ArchiveWriter`. Build it, ``await run()``."""
+
+    def __init__(self, options: CrawlOptions, writer: ArchiveWriter, *,
+                 progress: Progress | None = None) -> None:
+        self.options = options
+        self.writer = writer
+        self.scope = Scope(list(options.roots))
+        self.excluder = Excluder(options.excludes, options.exclude_urls,
+                                 options.exclude_patterns)
+        self.keywords = keyword_matcher(options.exclude_keywords)
+        self.frontier = Frontier()
+        self.counters = Counters(parallels=options.parallels)
+        self.progress = progress or Progress(self.counters, silent=options.silent)
+        self.outcome = CrawlOutcome()
+        self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archive-writer")
+        self._claimed: set[str] = set()
+        self._last_request = 0.0
+        self._interval_lock = asyncio.Lock()
+        self.fetcher: Fetcher | None = None
+        self.renderer: Renderer | None = None
+        self._stop_requests = 0
+        self._background: set[asyncio.Future[Any]] = set()
+
+    # ------------------------------------------------------------------ set-up
+
+    def seed(self, roots: list[str]) -> None:
+        for root in roots:
+            url = normalize(root, disable_queries=self.options.disable_queries)
+            if url is not None:
+                self.frontier.add(url, external=False, metadata_only=False)
+
+    def seed_from_archive(self) -> int:
+        """On resume: every stored URL is seen; unfetched placeholders are queued again."""
+        rows = self.writer.conn.execute(
+            "SELECT url, scraped, isExternal FROM pages ORDER BY id").fetchall()
+        queued = 0
+        for url, scraped, external in rows:
+            if scraped:
+                self.frontier.mark_seen(url)
+                if external:
+                    self.counters.external_done += 1
+                    self.counters.external_found += 1
+                else:
+                    self.counters.internal_done += 1
+                    self.counters.internal_found += 1
+            elif external and not self.options.fetch_external:
+                self.frontier.mark_seen(url)
+            else:
+                internal = self.scope.is_internal(url)
+                queued += self.frontier.add(url, external=not internal,
+                                            metadata_only=not internal)
+        self.counters.pages_saved = self.writer.conn.execute(
+            "SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 "
+            "AND contentType = 'text/html' AND redirectDestId IS NULL").fetchone()[0]
+        return queued
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _write(self, job: Callable[[], Any]) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writes, job)
+
+    # ------------------------------------------------------------------ running
+
+    def request_stop(self, reason: str = "interrupted") -> None:
+        """Ctrl-C: stop scheduling; in-flight pages finish. A second one is forceful."""
+        self._stop_requests += 1
+        if self.outcome.stop_reason == "complete":
+            self.outcome.stop_reason = reason
+        if self._stop_requests == 1:
+            self.progress.say(f"\n[nitpicker] {reason}: finishing the pages in flight "
+                              "(Ctrl-C again to stop at once)…")
+        self._spawn(self.frontier.close())
+        if self._stop_requests > 1:
+            for task in getattr(self, "_tasks", []):
+                task.cancel()
+
+    async def run(self) -> CrawlOutcome:
+        started = time.monotonic()
+        opts = self.options
+        self.fetcher = Fetcher(user_agent=opts.user_agent, timeout_s=opts.timeout_s,
+                               retry=opts.retry, parallels=opts.parallels,
+                               max_redirects=opts.max_redirects,
+                               disable_queries=opts.disable_queries)
+        self.robots = Robots(self.fetcher, opts.user_agent)
+        loop = asyncio.get_running_loop()
+        installed = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.request_stop)
+                installed.append(sig)
+        try:
+            if opts.render:
+                self.renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,
+                                         timeout_s=opts.timeout_s, images=opts.image)
+                await self.renderer.start()
+            self._tasks = [asyncio.create_task(self._worker()) for _ in range(opts.parallels)]
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        finally:
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+            if self.renderer is not None:
+                await self.renderer.close()
+            await self.fetcher.close()
+            await self._write(self.writer.commit)
+            self._writes.shutdown(wait=True)
+            self.outcome.seconds = time.monotonic() - started
+            self.outcome.urls_done = self.counters.internal_done + self.counters.external_done
+            self.outcome.pages_saved = self.counters.pages_saved
+            self.progress.finish()
+        return self.outcome
+
+    async def _worker(self) -> None:
+        while True:
+            item = await self.frontier.next()
+            if item is None:
+                return
+            try:
+                await self._process(item)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a bug in one URL must not end the crawl
+                message = f"internal error while crawling: {type(exc).__name__}: {exc}"
+                self.progress.say(f"[nitpicker] {item.url}: {message}")
+                with contextlib.suppress(Exception):
+                    await self._write(lambda u=item.url, m=message, e=item.external:
+                                      self._store_failure(u, e, m, []))
+                self._count_error(item, message)
+            finally:
+                if item.external:
+                    self.counters.external_done += 1
+                else:
+                    self.counters.internal_done += 1
+                self._check_max_pages()
+                self.counters.internal_found = self.frontier.found_internal
+                self.counters.external_found = self.frontier.found_external
+                self.progress.update()
+                await self.frontier.done()
+
+    def _check_max_pages(self) -> None:
+        limit = self.options.max_pages
+        if limit is not None and self.counters.internal_done >= limit and (
+                not self.frontier.closed):
+            if self.outcome.stop_reason == "complete":
+                self.outcome.stop_reason = "max-pages"
+            self._spawn(self.frontier.close())
+
+    async def _throttle(self) -> None:
+        if self.options.interval_ms <= 0:
+            return
+        async with self._interval_lock:
+            wait = self._last_request + self.options.interval_ms / 1000 - time.monotonic()
+            if wait > 0:
+                await sleep_ms(int(wait * 1000))
+            self._last_request = time.monotonic()
+
+    def _count_error(self, item: QueueItem, message: str) -> None:
+        if item.external:
+            self.outcome.external_errors += 1
+        else:
+            self.outcome.internal_errors += 1
+            self.outcome.error_urls.append(item.url)
+            self.outcome.first_error = self.outcome.first_error or message
+
+    # ------------------------------------------------------------------ one URL
+
+    async def _process(self, item: QueueItem) -> None:
+        url = item.url
+        if not self.options.ignore_robots and not await self.robots.allowed(url):
+            await self._write(lambda: self._store_skip(url, "robots.txt", item.external))
+            return
+        reason = self.excluder.reason(url)
+        if reason is not None:
+            await self._write(lambda: self._store_skip(url, reason, item.external))
+            return
+        await self._throttle()
+        assert self.fetcher is not None
+        full = not item.metadata_only
+        try:
+            fetched = await self.fetcher.fetch(
+                url, body=(full and not self.options.render) or item.external,
+                head_first=self.options.render or item.metadata_only)
+        except FetchError as exc:
+            failed, message, sources = exc.url, exc.message, [h.url for h in exc.redirects]
+            await self._write(lambda: self._store_failure(failed, item.external, message,
+                                                          sources))
+            self._count_error(item, message)
+            return
+        final = fetched.url
+        sources = [h.url for h in fetched.redirects]
+        final_internal = self.scope.is_internal(final)
+        if final != url:
+            if final in self._claimed or (final in self.frontier.seen and final != url
+                                          and not sources):
+                await self._write(lambda: self._store_redirect_only(final, sources))
+                return
+            self.frontier.mark_seen(final)
+        self._claimed.add(final)
+        if item.external or not final_internal or not full or not fetched.is_html \
+                or fetched.status >= 400:
+            await self._write(lambda: self._store_metadata(fetched, sources,
+                                                            external=not final_internal))
+            return
+        await self._scrape(fetched, sources)
+
+    async def _scrape(self, fetched: Fetched, sources: list[str]) -> None:
+        final = fetched.url
+        resources: list[dict[str, Any]] = []
+        status = fetched.status
+        if self.renderer is not None:
+            try:
+                rendered = await self.renderer.render(final)
+            except Exception as exc:
+                message = f"{exc}"
+                await self._write(lambda: self._store_failure(final, False, message, sources))
+                self._count_error(QueueItem(final, False, False), message)
+                return
+            raw = rendered.raw
+            resources = rendered.resources
+            status = rendered.status or status
+        else:
+            raw = parse(fetched.text())
+        html = raw.get("html") or ""
+        if self.keywords is not None and self.keywords.search(html):
+            await self._write(lambda: self._store_skip(
+                final, "excluded (--exclude-keyword)", False, sources))
+            return
+        fields, _ = extraction.page_fields(raw, final)
+        anchors = self._links(raw, final)
+        images = extraction.images(raw, final) if self.options.image else []
+        jsonld = extraction.jsonld(raw)
+        self.counters.pages_saved += 1
+
+        def store() -> None:
+            w = self.writer
+            pid = w.save_page(final, fields, **self._response_fields(fetched, status),
+                              isExternal=0, isTarget=1, isSkipped=0)
+            w.record_redirect(sources, pid)
+            w.replace_anchors(pid, anchors, is_external=lambda u: not self.scope.is_internal(u))
+            if images:
+                w.replace_images(pid, images)
+            w.replace_jsonld(pid, jsonld)
+            w.save_html(pid, html, self.options.html_codec)
+            for res in resources:
+                self._store_resource(pid, res)
+            w.commit()
+
+        await self._write(store)
+
+    def _links(self, raw: extraction.RawDocument, page_url: str
+               ) -> list[tuple[str, str | None, str | None]]:
+        """Anchors as stored (identity URLs), queueing the new ones on the way."""
+        result = []
+        opts = self.options
+        for href, fragment, text in extraction.anchors(raw, page_url):
+            url = normalize(href, disable_queries=opts.disable_queries)
+            if url is None:
+                continue
+            result.append((url, fragment, text))
+            if self.scope.is_internal(url):
+                self.frontier.add(url, external=False, metadata_only=not opts.recursive)
+            elif opts.fetch_external:
+                self.frontier.add(url, external=True, metadata_only=True)
+        return result
+
+    # ------------------------------------------------------------------ stores (writer thread)
+
+    @staticmethod
+    def _response_fields(fetched: Fetched, status: int | None = None) -> dict[str, Any]:
+        return {"status": status if status is not None else fetched.status,
+                "statusText": fetched.status_text or None,
+                "contentType": fetched.content_type, "contentLength": fetched.content_length,
+                "responseHeaders": fetched.headers, "scraped": 1}
+
+    def _store_skip(self, url: str, reason: str, external: bool,
+                    sources: list[str] | None = None) -> None:
+        pid = self.writer.skip_page(url, reason, is_external=external)
+        if sources:
+            self.writer.record_redirect(sources, pid)
+        self.writer.commit()
+
+    def _store_failure(self, url: str, external: bool, message: str,
+                       sources: list[str]) -> None:
+        w = self.writer
+        pid = w.save_page(url, status=-1, isExternal=int(external),
+                          isTarget=0 if external else 1, contentType=None, isSkipped=0)
+        w.record_redirect(sources, pid)
+        w.add_crawl_error(url, message, is_external=external)
+        w.commit()
+
+    def _store_redirect_only(self, final: str, sources: list[str]) -> None:
+        pid = self.writer.page_id(final)
+        self.writer.record_redirect(sources, pid)
+        self.writer.commit()
+
+    def _store_metadata(self, fetched: Fetched, sources: list[str], *, external: bool) -> None:
+        fields = self._response_fields(fetched)
+        if fetched.is_html and fetched.body is not None:
+            raw = parse(fetched.text())
+            fields["title"] = extraction.clean(raw.get("title"))
+        pid = self.writer.save_page(fetched.url, fields, isExternal=int(external),
+                                    isTarget=0 if external else 1, isSkipped=0)
+        self.writer.record_redirect(sources, pid)
+        self.writer.commit()
+
+    def _store_resource(self, page_id: int, res: dict[str, Any]) -> None:
+        url = normalize(res["url"])
+        if url is None:
+            return
+        headers = res.get("headers") or {}
+        length = headers.get("content-length")
+        rid = self.writer.save_resource(
+            url, isExternal=int(not self.scope.is_internal(url)), status=res.get("status"),
+            statusText=res.get("statusText") or None,
+            contentType=normalize_content_type(headers.get("content-type")),
+            contentLength=int(length) if length and str(length).isdigit() else None,
+            compress=headers.get("content-encoding"), responseHeaders=headers)
+        self.writer.add_referrer(rid, page_id)

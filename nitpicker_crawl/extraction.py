@@ -1,0 +1,186 @@
+"""From what a page says to ``pages`` columns: one mapping for both crawl modes.
+
+The renderer (JavaScript in Chromium) and the parser (selectolax, no JavaScript) each
+produce the same *raw* description of a document — its ``<title>``, every ``<meta>``,
+every ``<link>``, anchors, images, JSON-LD scripts, ``<html lang dir>``, ``<base href>``
+— with attribute values as written. :func:`page_fields` turns that into column values,
+so rendered and unrendered crawls extract identically (except for what only scripts add).
+
+Text is trimmed with inner whitespace runs collapsed, as ``document.title`` does;
+``<link>`` and ``og:url``/``og:image``/``twitter:image`` URLs are absolutised against
+``<base href>`` and the page URL.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypedDict
+from urllib.parse import urljoin
+
+_WS = re.compile(r"[ \t\n\f\r]+")
+
+
+class RawDocument(TypedDict, total=False):
+    title: str | None
+    lang: str | None
+    dir: str | None
+    charset: str | None
+    baseHref: str | None
+    metas: list[dict[str, str | None]]   # name, property, httpEquiv, charset, content
+    links: list[dict[str, str | None]]   # rel, href, hreflang, sizes
+    anchors: list[dict[str, str | None]]  # href, text
+    images: list[dict[str, Any]]
+    jsonld: list[dict[str, str | None]]  # type, text
+    html: str
+
+
+def clean(text: str | None) -> str | None:
+    """Trim and collapse whitespace; empty → None."""
+    if text is None:
+        return None
+    value = _WS.sub(" ", text).strip()
+    return value or None
+
+
+def _flag(raw: str | None, word: str) -> int | None:
+    if raw is None:
+        return None
+    tokens = {t.strip().lower() for t in raw.split(",")}
+    return 1 if word in tokens or ("none" in tokens and word in ("noindex", "nofollow")) else 0
+
+
+def page_fields(raw: RawDocument, url: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Column values for ``pages`` and the ``(rel, absolute href)`` pairs of ``<link>``s."""
+    base = urljoin(url, raw.get("baseHref") or url)
+
+    def absolute(href: str | None) -> str | None:
+        href = (href or "").strip()
+        return urljoin(base, href) if href else None
+
+    named: dict[str, str] = {}
+    for meta in raw.get("metas", []):
+        key = (meta.get("name") or meta.get("property") or meta.get("httpEquiv") or "").lower()
+        content = meta.get("content")
+        if key and content is not None and key not in named:
+            named[key] = content
+    link_pairs: list[tuple[str, str]] = []
+    rels: dict[str, str] = {}
+    hreflang: list[dict[str, str]] = []
+    for link in raw.get("links", []):
+        href = absolute(link.get("href"))
+        if href is None:
+            continue
+        for rel in (link.get("rel") or "").lower().split():
+            link_pairs.append((rel, href))
+            rels.setdefault(rel, href)
+            if rel == "alternate" and link.get("hreflang"):
+                hreflang.append({"hreflang": str(link.get("hreflang")), "href": href})
+    robots = named.get("robots")
+    charset = raw.get("charset") or next(
+        (m.get("charset") for m in raw.get("metas", []) if m.get("charset")), None)
+    fields: dict[str, Any] = {
+        "lang": clean(raw.get("lang")), "dir": clean(raw.get("dir")),
+        "charset": clean(charset), "baseHref": clean(raw.get("baseHref")),
+        "viewport_raw": named.get("viewport"), "themeColor": clean(named.get("theme-color")),
+        "applicationName": clean(named.get("application-name")),
+        "author": clean(named.get("author")), "generator": clean(named.get("generator")),
+        "publisher": clean(named.get("publisher")),
+        "title": clean(raw.get("title")), "description": clean(named.get("description")),
+        "keywords": clean(named.get("keywords")), "robots_raw": robots,
+        "robots_noindex": _flag(robots, "noindex"), "robots_nofollow": _flag(robots, "nofollow"),
+        "robots_noarchive": _flag(robots, "noarchive"),
+        "robots_noimageindex": _flag(robots, "noimageindex"),
+        "googlebot": clean(named.get("googlebot")),
+        "canonical": rels.get("canonical"), "amphtml": rels.get("amphtml"),
+        "manifest": rels.get("manifest"), "icon_href": rels.get("icon"),
+        "appleTouchIcon_href": rels.get("apple-touch-icon"),
+        "og_type": clean(named.get("og:type")), "og_title": clean(named.get("og:title")),
+        "og_url": absolute(named.get("og:url")), "og_site_name": clean(named.get("og:site_name")),
+        "og_description": clean(named.get("og:description")),
+        "og_image": absolute(named.get("og:image")),
+        "og_image_alt": clean(named.get("og:image:alt")),
+        "og_image_width": clean(named.get("og:image:width")),
+        "og_image_height": clean(named.get("og:image:height")),
+        "og_locale": clean(named.get("og:locale")),
+        "og_article_published_time": clean(named.get("article:published_time")),
+        "og_article_modified_time": clean(named.get("article:modified_time")),
+        "twitter_card": clean(named.get("twitter:card")),
+        "twitter_site": clean(named.get("twitter:site")),
+        "twitter_creator": clean(named.get("twitter:creator")),
+        "twitter_title": clean(named.get("twitter:title")),
+        "twitter_description": clean(named.get("twitter:description")),
+        "twitter_image": absolute(named.get("twitter:image")),
+        "fb_app_id": clean(named.get("fb:app_id")),
+        "verification_google": clean(named.get("google-site-verification")),
+        "formatDetection_telephone": (
+            0 if "telephone=no" in (named.get("format-detection") or "").replace(" ", "")
+            else (1 if named.get("format-detection") else None)),
+    }
+    extras: dict[str, Any] = {}
+    if hreflang:
+        extras["alternateHreflang"] = hreflang
+    for rel in ("prev", "next"):
+        if rel in rels:
+            extras[rel] = rels[rel]
+    if named.get("referrer"):
+        extras["referrer"] = named["referrer"]
+    fields["meta_extras"] = extras
+    return fields, link_pairs
+
+
+def anchors(raw: RawDocument, url: str) -> list[tuple[str, str | None, str | None]]:
+    """``(absolute href without fragment, fragment, text)`` per anchor, document order."""
+    from .urls import resolve
+
+    base = urljoin(url, raw.get("baseHref") or url)
+    result = []
+    for anchor in raw.get("anchors", []):
+        resolved = resolve(anchor.get("href") or "", base)
+        if resolved is not None:
+            result.append((resolved[0], resolved[1], clean(anchor.get("text"))))
+    return result
+
+
+def images(raw: RawDocument, url: str) -> list[dict[str, Any]]:
+    base = urljoin(url, raw.get("baseHref") or url)
+    result = []
+    for img in raw.get("images", []):
+        src = img.get("src")
+        result.append({
+            "src": urljoin(base, src) if src else src,
+            "currentSrc": img.get("currentSrc") or (urljoin(base, src) if src else None),
+            "alt": img.get("alt"), "width": _num(img.get("width")),
+            "height": _num(img.get("height")), "naturalWidth": int(_num(img.get("naturalWidth"))),
+            "naturalHeight": int(_num(img.get("naturalHeight"))),
+            "isLazy": bool(img.get("isLazy")), "viewportWidth": int(_num(img.get("viewportWidth"))),
+            "sourceCode": (img.get("sourceCode") or "")[:1000] or None,
+        })
+    return result
+
+
+def jsonld(raw: RawDocument) -> list[dict[str, Any]]:
+    """``page_jsonld`` rows: parsed JSON-LD and speculation rules."""
+    rows = []
+    for script in raw.get("jsonld", []):
+        text = script.get("text") or ""
+        kind = "speculationrules" if script.get("type") == "speculationrules" else "ld+json"
+        try:
+            parsed = json.loads(text)
+            error = None
+        except ValueError as exc:
+            parsed, error = None, str(exc)
+        top = parsed.get("@type") if isinstance(parsed, dict) else None
+        if isinstance(top, list):
+            top = ",".join(str(t) for t in top)
+        rows.append({"kind": kind, "type": top, "raw": text,
+                     "parsed": json.dumps(parsed) if parsed is not None else None,
+                     "parseError": error})
+    return rows
+
+
+def _num(value: Any) -> float:
+    try:
+        return float(str(value).strip().rstrip("px")) if value not in (None, "") else 0.0
+    except ValueError:
+        return 0.0

@@ -1,0 +1,89 @@
+"""The crawl queue: every URL once, HTML-looking URLs first, and a count of what is left.
+
+``add`` refuses a URL it has seen (identity from :mod:`nitpicker_crawl.urls`); URLs that
+look like pages go to the front so pages are crawled before assets and documents (the
+guess only changes order, never coverage). ``next`` waits while other workers may still
+discover URLs and returns None once nothing is queued or in flight — the crawl's end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass
+
+from .urls import is_likely_html
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    url: str
+    external: bool
+    metadata_only: bool
+
+
+class Frontier:
+    def __init__(self) -> None:
+        self._queue: deque[QueueItem] = deque()
+        self.seen: set[str] = set()
+        self.in_flight = 0
+        self.closed = False
+        self._changed = asyncio.Condition()
+        self.found_internal = 0
+        self.found_external = 0
+
+    def mark_seen(self, url: str) -> None:
+        """Remember a URL without queueing it (already in the archive on resume)."""
+        self.seen.add(url)
+
+    def add(self, url: str, *, external: bool, metadata_only: bool) -> bool:
+        """Queue ``url`` unless seen; True when it was new."""
+        if url in self.seen or self.closed:
+            return False
+        self.seen.add(url)
+        item = QueueItem(url, external, metadata_only)
+        if not external and is_likely_html(url):
+            self._queue.appendleft(item)
+        else:
+            self._queue.append(item)
+        if external:
+            self.found_external += 1
+        else:
+            self.found_internal += 1
+        return True
+
+    async def notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def pending_items(self) -> list[QueueItem]:
+        return list(self._queue)
+
+    async def next(self) -> QueueItem | None:
+        """The next URL to fetch; None when the crawl is over (or stopped)."""
+        async with self._changed:
+            while True:
+                if self.closed:
+                    return None
+                if self._queue:
+                    self.in_flight += 1
+                    return self._queue.popleft()
+                if self.in_flight == 0:
+                    self._changed.notify_all()
+                    return None
+                await self._changed.wait()
+
+    async def done(self) -> None:
+        async with self._changed:
+            self.in_flight -= 1
+            self._changed.notify_all()
+
+    async def close(self) -> None:
+        """Stop handing out URLs (Ctrl-C, --max-pages); queued ones stay recorded."""
+        async with self._changed:
+            self.closed = True
+            self._changed.notify_all()

@@ -1,0 +1,55 @@
+"""``--no-render``: a document's raw description from its HTML, without a browser.
+
+Produces the same :class:`~nitpicker_crawl.extraction.RawDocument` the renderer's
+JavaScript does (attribute values as written), from a real HTML5 parser (lexbor via
+selectolax), so both modes go through one mapping. What scripts would add is not seen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser
+
+from .extraction import RawDocument
+
+
+def parse(html: str) -> RawDocument:
+    tree = LexborHTMLParser(html)
+    root = tree.css_first("html")
+    title = tree.css_first("title")
+    base = tree.css_first("base[href]")
+    meta_charset = tree.css_first("meta[charset]")
+    metas = [
+        {"name": m.attributes.get("name"), "property": m.attributes.get("property"),
+         "httpEquiv": m.attributes.get("http-equiv"), "charset": m.attributes.get("charset"),
+         "content": m.attributes.get("content")}
+        for m in tree.css("meta")
+    ]
+    links = [
+        {"rel": link.attributes.get("rel"), "href": link.attributes.get("href"),
+         "hreflang": link.attributes.get("hreflang"), "sizes": link.attributes.get("sizes")}
+        for link in tree.css("link[href]")
+    ]
+    anchors = [{"href": a.attributes.get("href"), "text": a.text(deep=True)}
+               for a in tree.css("a[href], area[href]")]
+    images: list[dict[str, Any]] = [
+        {"src": img.attributes.get("src"), "alt": img.attributes.get("alt"),
+         "width": img.attributes.get("width"), "height": img.attributes.get("height"),
+         "naturalWidth": 0, "naturalHeight": 0,
+         "isLazy": (img.attributes.get("loading") or "").lower() == "lazy",
+         "viewportWidth": 0, "sourceCode": img.html}
+        for img in tree.css("img")
+    ]
+    scripts = [{"type": (s.attributes.get("type") or "").lower(), "text": s.text(deep=True)}
+               for s in tree.css('script[type="application/ld+json"], '
+                                 'script[type="speculationrules"]')]
+    return {
+        "title": title.text(deep=True) if title is not None else None,
+        "lang": root.attributes.get("lang") if root is not None else None,
+        "dir": root.attributes.get("dir") if root is not None else None,
+        "charset": meta_charset.attributes.get("charset") if meta_charset else None,
+        "baseHref": base.attributes.get("href") if base is not None else None,
+        "metas": metas, "links": links, "anchors": anchors, "images": images,
+        "jsonld": scripts, "html": html,
+    }

@@ -1,0 +1,82 @@
+"""The progress line on stderr (seed 001 §4), rewritten in place on a terminal.
+
+``Crawling: X(Y) done / Z found URLs (+a/b ext) (N%) [R remaining] [L parallel]``:
+X internal URLs finished (fetched or skipped), Y of them saved as rendered HTML pages,
+Z internal URLs found, a/b external finished/found, N% of all found URLs finished,
+R still to do, L workers. Off a terminal a line is appended every few seconds instead.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+
+@dataclass
+class Counters:
+    internal_done: int = 0
+    pages_saved: int = 0
+    internal_found: int = 0
+    external_done: int = 0
+    external_found: int = 0
+    parallels: int = 1
+    capped: int = 0
+
+    def line(self) -> str:
+        total = self.internal_found + self.external_found
+        done = self.internal_done + self.external_done
+        pct = int(done * 100 / total) if total else 0
+        remaining = total - done
+        text = (f"Crawling: {self.internal_done}({self.pages_saved}) done / "
+                f"{self.internal_found} found URLs (+{self.external_done}/"
+                f"{self.external_found} ext) ({pct}%) [{remaining} remaining] "
+                f"[{self.parallels} parallel]")
+        if self.capped:
+            text += f" [{self.capped} dedupe-capped]"
+        return text
+
+
+class Progress:
+    def __init__(self, counters: Counters, *, silent: bool, stream: TextIO | None = None,
+                 plain_every_s: float = 5.0) -> None:
+        self.counters = counters
+        self.silent = silent
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.plain_every_s = plain_every_s
+        self._last = 0.0
+        self._width = 0
+
+    def update(self, force: bool = False) -> None:
+        if self.silent:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < (0.2 if self.tty else self.plain_every_s):
+            return
+        self._last = now
+        text = self.counters.line()
+        if self.tty:
+            pad = max(0, self._width - len(text))
+            self.stream.write("\r" + text + " " * pad)
+            self._width = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.silent:
+            return
+        self.update(force=True)
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def say(self, message: str) -> None:
+        """A line that must not be overwritten (cap events, warnings)."""
+        if self.tty and self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self._width = 0
+        self.stream.write(message + "\n")
+        self.stream.flush()

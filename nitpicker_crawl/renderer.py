@@ -1,0 +1,224 @@
+"""Rendering HTML pages in Chromium with Playwright: one browser for the whole crawl.
+
+A browser per URL (upstream's design) costs ~700 ms a page here; one browser with a
+reused page per worker costs ~64 ms (STACK-NOTES.md), so the renderer launches Chromium
+once and keeps ``parallels`` pages, handed to workers through a queue. A page that
+wedges (navigation or script never settles) is abandoned after the timeout and replaced;
+a crashed browser is relaunched; the crawl goes on either way.
+
+Extraction is one ``page.evaluate`` returning the same raw description the parser builds
+(:class:`~nitpicker_crawl.extraction.RawDocument`), plus the rendered HTML. Sub-resources
+are the network responses of the navigation other than the document itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nitpicker_query.exceptions import NitpickerError
+
+from .extraction import RawDocument
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+EXTRACT_JS = """() => {
+  const attr = (el, name) => el.getAttribute(name);
+  const html = document.documentElement;
+  const base = document.querySelector('base[href]');
+  const metaCharset = document.querySelector('meta[charset]');
+  return {
+    title: document.querySelector('title') ? document.title : null,
+    lang: html ? attr(html, 'lang') : null,
+    dir: html ? attr(html, 'dir') : null,
+    charset: metaCharset ? attr(metaCharset, 'charset') : null,
+    baseHref: base ? attr(base, 'href') : null,
+    metas: [...document.querySelectorAll('meta')].map(m => ({
+      name: attr(m, 'name'), property: attr(m, 'property'),
+      httpEquiv: attr(m, 'http-equiv'), charset: attr(m, 'charset'),
+      content: attr(m, 'content')})),
+    links: [...document.querySelectorAll('link[href]')].map(l => ({
+      rel: attr(l, 'rel'), href: attr(l, 'href'), hreflang: attr(l, 'hreflang'),
+      sizes: attr(l, 'sizes')})),
+    anchors: [...document.querySelectorAll('a[href], area[href]')].map(a => ({
+      href: attr(a, 'href'), text: a.textContent})),
+    images: WANT_IMAGES ? [...document.querySelectorAll('img')].map(i => ({
+      src: attr(i, 'src'), currentSrc: i.currentSrc || null, alt: attr(i, 'alt'),
+      width: i.width, height: i.height, naturalWidth: i.naturalWidth,
+      naturalHeight: i.naturalHeight, isLazy: i.loading === 'lazy',
+      viewportWidth: window.innerWidth, sourceCode: i.outerHTML.slice(0, 1000)})) : [],
+    jsonld: [...document.querySelectorAll(
+      'script[type="application/ld+json"], script[type="speculationrules"]')].map(s => ({
+        type: (attr(s, 'type') || '').toLowerCase(), text: s.textContent})),
+    html: '<!DOCTYPE html>' + (html ? html.outerHTML : ''),
+  };
+}"""
+
+
+class BrowserNotFound(NitpickerError):
+    """No Chromium to render with."""
+
+
+def find_browser() -> str | None:
+    """``NITPICKER_CHROMIUM``, then Playwright's own download, then ``chromium`` on PATH.
+
+    None means "let Playwright use its default" is impossible too; the caller reports
+    :class:`BrowserNotFound` with install instructions.
+    """
+    configured = os.environ.get("NITPICKER_CHROMIUM")
+    if configured:
+        return configured
+    bundled = _playwright_chromium()
+    if bundled:
+        return bundled
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            real = Path("/usr/lib/chromium/chromium")
+            return str(real) if name == "chromium" and real.exists() else found
+    return None
+
+
+def _playwright_chromium() -> str | None:
+    root = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", Path.home() / ".cache" /
+                               "ms-playwright"))
+    for candidate in sorted(root.glob("chromium-*/chrome-linux*/chrome"), reverse=True):
+        if candidate.exists():
+            return str(candidate)
+    return None
+
+
+NOT_FOUND_MESSAGE = (
+    "No Chromium found for rendering. Install one with 'python -m playwright install "
+    "chromium' (or 'apt-get install chromium' as root), point NITPICKER_CHROMIUM at a "
+    "Chromium binary, or crawl without a browser using --no-render."
+)
+
+
+@dataclass
+class Rendered:
+    raw: RawDocument
+    status: int | None
+    resources: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Renderer:
+    """A Chromium with ``size`` reusable pages."""
+
+    def __init__(self, *, size: int, user_agent: str, timeout_s: float, images: bool) -> None:
+        self.size = max(1, size)
+        self.user_agent = user_agent
+        self.timeout_s = timeout_s
+        self.images = images
+        self._pw: Any = None
+        self._browser: Any = None
+        self._context: Any = None
+        self._pages: asyncio.Queue[Any] = asyncio.Queue()
+        self._relaunch = asyncio.Lock()
+        self.launches = 0
+
+    async def start(self) -> None:
+        executable = find_browser()
+        if executable is None:
+            raise BrowserNotFound(NOT_FOUND_MESSAGE)
+        from playwright.async_api import async_playwright
+
+        self._pw = await async_playwright().start()
+        self._executable = executable
+        await self._launch()
+
+    async def _launch(self) -> None:
+        try:
+            self._browser = await self._pw.chromium.launch(
+                executable_path=self._executable, args=CHROMIUM_ARGS, headless=True)
+        except Exception as exc:
+            raise BrowserNotFound(f"Chromium at {self._executable} did not start ({exc}). "
+                                  + NOT_FOUND_MESSAGE) from exc
+        self.launches += 1
+        self._context = await self._browser.new_context(user_agent=self.user_agent,
+                                                        ignore_https_errors=True)
+        self._pages = asyncio.Queue()
+        for _ in range(self.size):
+            await self._pages.put(await self._context.new_page())
+
+    async def render(self, url: str) -> Rendered:
+        """Navigate a pooled page to ``url`` and extract; raises on failure or timeout."""
+        page = await self._pages.get()
+        responses: list[Any] = []
+        healthy = True
+
+        def on_response(response: Any) -> None:
+            responses.append(response)
+
+        try:
+            page.on("response", on_response)
+            try:
+                return await asyncio.wait_for(self._render(page, url, responses),
+                                              timeout=self.timeout_s)
+            except TimeoutError:
+                healthy = False
+                raise TimeoutError(f"Navigation timeout of {int(self.timeout_s * 1000)} ms "
+                                   f"exceeded: {url}") from None
+            except Exception:
+                healthy = self._browser is not None and self._browser.is_connected()
+                raise
+        finally:
+            with contextlib.suppress(Exception):
+                page.remove_listener("response", on_response)
+            await self._return(page, healthy)
+
+    async def _render(self, page: Any, url: str, responses: list[Any]) -> Rendered:
+        response = await page.goto(url, wait_until="load",
+                                   timeout=int(self.timeout_s * 1000))
+        raw: RawDocument = await page.evaluate(
+            EXTRACT_JS.replace("WANT_IMAGES", "true" if self.images else "false"))
+        resources = []
+        for r in responses:
+            if response is not None and r.request == response.request:
+                continue
+            if r.request.resource_type == "document":
+                continue
+            try:
+                headers = await r.all_headers()
+            except Exception:
+                headers = {}
+            resources.append({"url": r.url, "status": r.status, "statusText": r.status_text,
+                              "headers": headers})
+        return Rendered(raw=raw, status=response.status if response is not None else None,
+                        resources=resources)
+
+    async def _return(self, page: Any, healthy: bool) -> None:
+        if getattr(page, "context", None) is not self._context:
+            return  # a page of a browser that was relaunched meanwhile: its slot is refilled
+        if healthy:
+            await self._pages.put(page)
+            return
+        # a wedged page is closed with a deadline and replaced; a dead browser relaunched
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(page.close(), timeout=5)
+        async with self._relaunch:
+            try:
+                if self._browser is None or not self._browser.is_connected():
+                    raise RuntimeError("browser gone")
+                await self._pages.put(await asyncio.wait_for(self._context.new_page(), 10))
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._browser.close(), timeout=5)
+                await self._launch()
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            if self._browser is not None:
+                await asyncio.wait_for(self._browser.close(), timeout=10)
+        with contextlib.suppress(Exception):
+            if self._pw is not None:
+                await self._pw.stop()

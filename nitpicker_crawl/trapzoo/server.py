@@ -1,0 +1,74 @@
+"""Serving TrapZoo on 127.0.0.1 (stdlib threading HTTP server, two origins)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .site import ExternalSite, Site
+
+
+def _handler(site: Any) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _serve(self, with_body: bool) -> None:
+            response = site.handle(self.command, self.path)
+            if response.delay:
+                time.sleep(response.delay)
+            self.send_response(response.status)
+            self.send_header("Content-Type", response.content_type)
+            self.send_header("Content-Length", str(len(response.body)))
+            for key, value in response.headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            if with_body:
+                self.wfile.write(response.body)
+
+        def do_GET(self) -> None:
+            self._serve(True)
+
+        def do_HEAD(self) -> None:
+            self._serve(False)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+
+
+class TrapZoo:
+    """Both origins of the site. ``with TrapZoo() as zoo: zoo.url …``"""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self._external = _Server((host, 0), _handler(ExternalSite()))
+        self.external_url = f"http://{host}:{self._external.server_address[1]}/"
+        self.site = Site(self.external_url)
+        self._main = _Server((host, 0), _handler(self.site))
+        self.url = f"http://{host}:{self._main.server_address[1]}/"
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> TrapZoo:
+        for server in (self._main, self._external):
+            thread = threading.Thread(target=server.serve_forever, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        for server in (self._main, self._external):
+            server.shutdown()
+            server.server_close()
+
+    def __enter__(self) -> TrapZoo:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

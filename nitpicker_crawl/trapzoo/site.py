@@ -1,0 +1,312 @@
+"""The pages of TrapZoo, one function per family. Deterministic: the same URL always
+returns the same page (session ids are derived from their parent with SHA-1).
+
+=========================  ==========================================  =============
+family                     URLs                                        size
+=========================  ==========================================  =============
+path counter trap          /list/date/{year}/ → next year; past 2030    infinite
+                           the year is ×10 per step, printed the way
+                           JavaScript prints numbers (2.03e+21)
+query pager trap           /search?page=N → N+1, N+2                   infinite
+session trap               /catalog/?session=<hex> → two new sessions   infinite
+no-signal trap             /archive/?offset=N → N+10 (no og, no         infinite
+                           canonical)
+legit pager                /blog/page/N/, 1..60, rel prev/next          60
+colour variants            /products/shirt-<colour>/, shared meta,      40
+                           og:url = canonical = self
+language mirrors           /en/<slug>/, /ja/<slug>/ with hreflang       20
+shared-parent pages        /index.php?title=<Article> (30) and the      30 + infinite
+                           history trap …&action=history&oldid=<n>
+plumbing                   redirects, 404, 500, JS-only link, robots,   small
+                           slow page, PDF, external links
+=========================  ==========================================  =============
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlsplit
+
+COLOURS = ("red", "orange", "yellow", "green", "blue", "indigo", "violet", "black", "white",
+           "grey", "navy", "teal", "olive", "maroon", "coral", "salmon", "gold", "silver",
+           "beige", "ivory", "khaki", "lime", "mint", "peach", "plum", "rose", "ruby", "sand",
+           "sky", "slate", "tan", "aqua", "amber", "brown", "cream", "cyan", "denim", "jade",
+           "lilac", "mauve")
+ARTICLES = tuple(f"Article_{i:02d}" for i in range(1, 31))
+LANG_SLUGS = ("home", "about", "contact", "news", "services", "team", "careers", "faq",
+              "privacy", "terms")
+BLOG_PAGES = 60
+SLOW_SECONDS = 1.5
+PDF_BYTES = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+@dataclass
+class Response:
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "text/html; charset=utf-8"
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+def js_number(value: float) -> str:
+    """A number as JavaScript's ``String(n)`` prints it (exponent from 1e21 on)."""
+    if value < 1e21 and value == int(value):
+        return str(int(value))
+    mantissa, exponent = f"{value:.15e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e+{int(exponent)}"
+
+
+def page(title: str | None, *, description: str | None = None, og_title: str | None = None,
+         og_url: str | None = None, canonical: str | None = None, links: list[str] = (),  # type: ignore[assignment]
+         head: str = "", body: str = "", lang: str = "en") -> Response:
+    parts = ["<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">']
+    if title is not None:
+        parts.append(f"<title>{html.escape(title)}</title>")
+    if description is not None:
+        parts.append(f'<meta name="description" content="{html.escape(description)}">')
+    if og_title is not None:
+        parts.append(f'<meta property="og:title" content="{html.escape(og_title)}">')
+    if og_url is not None:
+        parts.append(f'<meta property="og:url" content="{html.escape(og_url)}">')
+    if canonical is not None:
+        parts.append(f'<link rel="canonical" href="{html.escape(canonical)}">')
+    parts.append('<link rel="stylesheet" href="/static/site.css">')
+    parts.append(head)
+    parts.append("</head><body><header><a href=\"/\">TrapZoo</a></header><main>")
+    parts.append(body)
+    parts.extend(f'<a href="{html.escape(href)}">{html.escape(href)}</a>' for href in links)
+    parts.append("</main></body></html>")
+    return Response(body="\n".join(parts).encode())
+
+
+class Site:
+    """Routes of one TrapZoo instance; ``external`` is the second origin's base URL."""
+
+    def __init__(self, external: str) -> None:
+        self.external = external.rstrip("/")
+
+    def handle(self, method: str, target: str) -> Response:
+        parts = urlsplit(target)
+        path, query = parts.path, parse_qs(parts.query)
+        for prefix, handler in self._routes():
+            if path == prefix or (prefix.endswith("/") and path.startswith(prefix)):
+                return handler(path, query)
+        return self.not_found()
+
+    def _routes(self) -> list[tuple[str, Callable[[str, dict[str, list[str]]], Response]]]:
+        return [
+            ("/robots.txt", lambda p, q: Response(body=b"User-agent: *\nDisallow: /private/\n",
+                                                  content_type="text/plain")),
+            ("/static/", self.static),
+            ("/list/date/", self.date_trap),
+            ("/search", self.search_trap),
+            ("/catalog/", self.session_trap),
+            ("/archive/", self.no_signal_trap),
+            ("/blog/page/", self.blog),
+            ("/products/", self.products),
+            ("/en/", self.mirror),
+            ("/ja/", self.mirror),
+            ("/index.php", self.wiki),
+            ("/redirect/", self.redirects),
+            ("/old-a", lambda p, q: self.redirect("/redirect/end", 301)),
+            ("/old-b", lambda p, q: self.redirect("/redirect/end", 301)),
+            ("/error", lambda p, q: Response(status=500, body=b"<h1>Server error</h1>")),
+            ("/js/", self.js_page),
+            ("/private/", lambda p, q: page("Private", description="Robots says no")),
+            ("/slow/", self.slow),
+            ("/files/report.pdf", lambda p, q: Response(body=PDF_BYTES,
+                                                        content_type="application/pdf")),
+            ("/links/", self.outbound),
+            ("/", self.home),
+        ]
+
+    # ------------------------------------------------------------------ plumbing
+
+    def not_found(self) -> Response:
+        r = page("Not Found", description="No such page")
+        r.status = 404
+        return r
+
+    def redirect(self, location: str, status: int) -> Response:
+        return Response(status=status, headers={"Location": location}, body=b"")
+
+    def home(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path != "/":
+            return self.not_found()
+        links = ["/list/date/", "/search?page=1", "/catalog/?session=" + _hex("root"),
+                 "/archive/?offset=0", "/blog/page/1/", "/products/", "/en/home/",
+                 "/ja/home/", "/index.php?title=Main_Page", "/redirect/start", "/old-a",
+                 "/old-b", "/missing", "/error", "/js/", "/private/", "/slow/",
+                 "/files/report.pdf", "/links/", "/about#team"]
+        body = ('<img src="/static/logo.png" alt="TrapZoo logo" width="10" height="10">'
+                '<img src="/static/banner.png">')
+        return page("TrapZoo", description="A site of crawler traps", og_title="TrapZoo",
+                    og_url="/", canonical="/", links=links, body=body)
+
+    def static(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path.endswith(".css"):
+            return Response(body=b"body{margin:0}", content_type="text/css")
+        if path.endswith(".js"):
+            return Response(body=b"void 0;", content_type="application/javascript")
+        if path.endswith(".png"):
+            return Response(body=_PNG, content_type="image/png")
+        return self.not_found()
+
+    def redirects(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path == "/redirect/start":
+            return self.redirect("/redirect/middle", 301)
+        if path == "/redirect/middle":
+            return self.redirect("/redirect/end", 302)
+        if path == "/redirect/end":
+            return page("Redirect target", description="Where redirects end",
+                        links=["/"])
+        return self.not_found()
+
+    def js_page(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path == "/js/inserted/":
+            return page("Inserted by JavaScript", description="Only a browser finds me")
+        if path != "/js/":
+            return self.not_found()
+        script = ("<script>document.addEventListener('DOMContentLoaded',function(){"
+                  "var a=document.createElement('a');a.href='/js/inserted/';"
+                  "a.textContent='inserted';document.body.appendChild(a);});</script>")
+        return page("JavaScript page", description="Has a link only scripts add", head=script)
+
+    def slow(self, path: str, query: dict[str, list[str]]) -> Response:
+        r = page("Slow page", description="Takes its time")
+        r.delay = SLOW_SECONDS
+        return r
+
+    def outbound(self, path: str, query: dict[str, list[str]]) -> Response:
+        return page("Links out", description="Points at another origin",
+                    links=[f"{self.external}/", f"{self.external}/page",
+                           f"{self.external}/gone"])
+
+    # ------------------------------------------------------------------ traps
+
+    def date_trap(self, path: str, query: dict[str, list[str]]) -> Response:
+        segment = path[len("/list/date/"):].strip("/")
+        meta = {"description": "All news by date", "og_title": "News archive",
+                "og_url": "/list/date/"}
+        if not segment:
+            return page("News archive", links=["/list/date/2020/"], **meta)
+        try:
+            year = float(segment)
+        except ValueError:
+            return self.not_found()
+        following = year + 1 if year < 2030 else year * 10
+        return page("News archive", links=[f"/list/date/{js_number(following)}/"], **meta)
+
+    def search_trap(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path != "/search":
+            return self.not_found()
+        n = _int(query.get("page", ["1"])[0])
+        return page("Search", description="Search the site", og_title="Search",
+                    og_url="/search", links=[f"/search?page={n + 1}", f"/search?page={n + 2}"])
+
+    def session_trap(self, path: str, query: dict[str, list[str]]) -> Response:
+        session = query.get("session", [""])[0]
+        return page("Catalog", description="Browse the catalog", og_title="Catalog",
+                    og_url="/catalog/",
+                    links=[f"/catalog/?session={_hex(session + 'a')}",
+                           f"/catalog/?session={_hex(session + 'b')}"])
+
+    def no_signal_trap(self, path: str, query: dict[str, list[str]]) -> Response:
+        n = _int(query.get("offset", ["0"])[0])
+        return page("Archive", description="Everything we ever wrote",
+                    links=[f"/archive/?offset={n + 10}"])
+
+    def wiki(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path != "/index.php":
+            return self.not_found()
+        title = query.get("title", ["Main_Page"])[0]
+        if query.get("action") == ["history"]:
+            oldid = _int(query.get("oldid", ["1"])[0])
+            return page("Revision history", description="Older revisions",
+                        og_title="Revision history", og_url="/index.php",
+                        links=[f"/index.php?title={title}&action=history&oldid={oldid + 1}"])
+        if title == "Main_Page":
+            return page("Wiki", description="The wiki",
+                        links=[f"/index.php?title={a}" for a in ARTICLES])
+        if title not in ARTICLES:
+            return self.not_found()
+        return page(f"{title.replace('_', ' ')} - Wiki", description=f"About {title}",
+                    canonical=f"/index.php?title={title}",
+                    links=[f"/index.php?title={title}&action=history&oldid=1"])
+
+    # ------------------------------------------------------------------ legit families
+
+    def blog(self, path: str, query: dict[str, list[str]]) -> Response:
+        n = _int(path[len("/blog/page/"):].strip("/"))
+        if not 1 <= n <= BLOG_PAGES:
+            return self.not_found()
+        head = ""
+        links = []
+        if n > 1:
+            head += f'<link rel="prev" href="/blog/page/{n - 1}/">'
+            links.append(f"/blog/page/{n - 1}/")
+        if n < BLOG_PAGES:
+            head += f'<link rel="next" href="/blog/page/{n + 1}/">'
+            links.append(f"/blog/page/{n + 1}/")
+        return page(f"Blog - Page {n}", description="Our blog", og_title="Blog",
+                    og_url=f"/blog/page/{n}/", links=links, head=head)
+
+    def products(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path == "/products/":
+            return page("Products", description="Everything we sell",
+                        links=[f"/products/shirt-{c}/" for c in COLOURS])
+        colour = path[len("/products/shirt-"):].strip("/")
+        if not path.startswith("/products/shirt-") or colour not in COLOURS:
+            return self.not_found()
+        own = f"/products/shirt-{colour}/"
+        return page("Classic shirt", description="Our classic shirt, in many colours",
+                    og_title="Classic shirt", og_url=own, canonical=own,
+                    links=["/products/"])
+
+    def mirror(self, path: str, query: dict[str, list[str]]) -> Response:
+        lang, slug = path.strip("/").split("/", 1) if path.count("/") >= 3 else ("", "")
+        if slug not in LANG_SLUGS:
+            return self.not_found()
+        other = "ja" if lang == "en" else "en"
+        head = (f'<link rel="alternate" hreflang="{lang}" href="/{lang}/{slug}/">'
+                f'<link rel="alternate" hreflang="{other}" href="/{other}/{slug}/">')
+        label = "ページ" if lang == "ja" else "Page"
+        return page(f"{slug.title()} ({lang}) - {label}", description=f"{slug} in {lang}",
+                    lang=lang, head=head,
+                    links=[f"/{lang}/{s}/" for s in LANG_SLUGS] + [f"/{other}/{slug}/"])
+
+
+class ExternalSite:
+    """The second origin: a couple of pages and a 404, for metadata-only fetches."""
+
+    def handle(self, method: str, target: str) -> Response:
+        path = urlsplit(target).path
+        if path == "/":
+            return page("External home", description="Another site")
+        if path == "/page":
+            return page("External page", description="Another page")
+        r = page("Gone", description="Not here")
+        r.status = 404
+        return r
+
+
+def _hex(seed: str) -> str:
+    return hashlib.sha1(seed.encode()).hexdigest()[:16]
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
+
+
+_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
