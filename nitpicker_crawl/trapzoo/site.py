@@ -11,7 +11,7 @@ query pager trap           /search?page=N → N+1, N+2                   infinit
 session trap               /catalog/?session=<hex> → two new sessions   infinite
 no-signal trap             /archive/?offset=N → N+10 (no og, no         infinite
                            canonical)
-legit pager                /blog/page/N/, 1..60, rel prev/next          60
+legit pager                /blog/ → /blog/page/N/, 1..60, prev/next     1 + 60
 colour variants            /products/shirt-<colour>/, shared meta,      40
                            og:url = canonical = self
 language mirrors           /en/<slug>/, /ja/<slug>/ with hreflang       20
@@ -108,6 +108,8 @@ class Site:
             ("/catalog/", self.session_trap),
             ("/archive/", self.no_signal_trap),
             ("/blog/page/", self.blog),
+            ("/blog/", lambda p, q: page("Blog", description="Our blog", links=["/blog/page/1/"])
+             if p == "/blog/" else self.not_found()),
             ("/products/", self.products),
             ("/en/", self.mirror),
             ("/ja/", self.mirror),

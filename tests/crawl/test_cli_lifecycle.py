@@ -1,0 +1,138 @@
+"""The crawl as a process: exit codes, bad input, Ctrl-C, kill -9, --resume, determinism."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import nitpicker_query as q
+from nitpicker_crawl.trapzoo import TrapZoo
+from tests.crawl.conftest import CRAWL, run_crawl
+
+
+def _urls(archive: Path | str) -> set[str]:
+    with q.open_archive(archive) as a:
+        return {r[0] for r in a.execute("SELECT url FROM pages WHERE scraped = 1")}
+
+
+def _first_crawled(archive: Path | str) -> dict[str, int]:
+    with q.open_archive(archive) as a:
+        return {r[0]: r[1] for r in a.execute(
+            "SELECT url, firstCrawledAt FROM pages WHERE scraped = 1 AND status = 200 "
+            "AND isExternal = 0")}
+
+
+def _start(cwd: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([CRAWL, *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ})
+
+
+def _wait_for_pages(workdir: Path, minimum: int, timeout: float = 60) -> None:
+    import sqlite3
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        db = workdir / "db.sqlite"
+        if db.exists():
+            try:
+                conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
+                n = conn.execute("SELECT count(*) FROM pages WHERE status = 200").fetchone()[0]
+                conn.close()
+                if n >= minimum:
+                    return
+            except sqlite3.Error:
+                pass
+        time.sleep(0.1)
+    raise AssertionError("the crawl did not get going")
+
+
+def test_invalid_url_is_a_usage_error(tmp_path: Path) -> None:
+    r = run_crawl(tmp_path, "example.com")
+    assert r.returncode == 2
+    assert "not an http(s) URL: 'example.com'" in r.stderr and "Traceback" not in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unreachable_start_url(tmp_path: Path) -> None:
+    r = run_crawl(tmp_path, "http://127.0.0.1:9/", "-o", "x.nitpicker", "--no-render",
+                  "--silent", "--retry", "1", timeout=60)
+    assert r.returncode == 1
+    assert "no page of the site could be fetched" in r.stderr
+    assert "ECONNREFUSED" in r.stderr
+    with q.open_archive(tmp_path / "x.nitpicker") as a:
+        summary = q.get_summary(a)
+    assert summary["statusDistribution"] == [
+        {"status": -1, "count": 1,
+         "errorKindBreakdown": [{"kind": "connection-refused", "count": 1}]}]
+
+
+def test_only_external_errors_exit_2_and_strict_makes_it_1(tmp_path: Path) -> None:
+    with TrapZoo() as zoo:
+        zoo.stop()  # nothing answers on the external origin now …
+        with TrapZoo() as live:
+            # … so point the live site's outbound page at the dead origin
+            live.site.external = zoo.external_url.rstrip("/")
+            args = [live.url + "links/", "--no-render", "--silent", "--retry", "1"]
+            r = run_crawl(tmp_path, *args, "-o", "a.nitpicker")
+            strict = run_crawl(tmp_path, *args, "-o", "b.nitpicker", "--strict")
+    assert r.returncode == 2, r.stderr
+    assert "external link(s) could not be fetched" in r.stderr
+    assert strict.returncode == 1
+
+
+def test_two_crawls_of_the_legit_part_agree(tmp_path: Path, zoo: TrapZoo) -> None:
+    roots = [zoo.url + "blog/", zoo.url + "products/"]
+    for name in ("one", "two"):
+        r = run_crawl(tmp_path, *roots, "-o", f"{name}.nitpicker", "--no-render",
+                      "--parallels", "1", "--silent", "--no-fetch-external")
+        assert r.returncode == 0, r.stderr
+    first, second = _urls(tmp_path / "one.nitpicker"), _urls(tmp_path / "two.nitpicker")
+    assert first == second and len(first) == 1 + 60 + 1 + 40
+
+
+def test_ctrl_c_writes_the_archive_and_resume_finishes(tmp_path: Path, zoo: TrapZoo) -> None:
+    args = [zoo.url + "blog/", "--no-render", "--parallels", "1", "--interval", "150",
+            "--silent"]
+    proc = _start(tmp_path, *args, "-o", "blog.nitpicker")
+    _wait_for_pages(tmp_path / "._nitpicker-blog", 5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Continue with: nitpicker-crawl --resume blog.nitpicker" in err
+    before = _first_crawled(tmp_path / "blog.nitpicker")
+    assert 5 <= len(before) < 61
+    r = run_crawl(tmp_path, "--resume", "blog.nitpicker", "--no-render", "--silent")
+    assert r.returncode == 0, r.stderr
+    after = _first_crawled(tmp_path / "blog.nitpicker")
+    assert len(after) == 61
+    assert all(after[u] == t for u, t in before.items())  # nothing fetched twice
+
+
+def test_kill_9_then_resume_completes(tmp_path: Path, zoo: TrapZoo) -> None:
+    proc = _start(tmp_path, zoo.url + "blog/", "--no-render", "--parallels", "1",
+                  "--interval", "150", "--silent", "-o", "hard.nitpicker")
+    workdir = tmp_path / "._nitpicker-hard"
+    _wait_for_pages(workdir, 5)
+    proc.kill()
+    proc.communicate(timeout=30)
+    assert not (tmp_path / "hard.nitpicker").exists()
+    saved = _first_crawled(workdir)  # the stub reads, WAL included
+    assert len(saved) >= 5
+    r = run_crawl(tmp_path, "--resume", str(workdir), "--no-render", "--silent")
+    assert r.returncode == 0, r.stderr
+    after = _first_crawled(tmp_path / "hard.nitpicker")
+    assert len(after) == 61 and all(after[u] == t for u, t in saved.items())
+    assert not workdir.exists()
+
+
+def test_max_pages_stops_an_endless_trap(tmp_path: Path, zoo: TrapZoo) -> None:
+    r = run_crawl(tmp_path, zoo.url + "archive/", "--no-render", "--max-pages", "15",
+                  "-o", "cap.nitpicker", "--silent", timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "stopped at --max-pages 15" in r.stderr
+    with q.open_archive(tmp_path / "cap.nitpicker") as a:
+        fetched = a.execute("SELECT count(*) FROM pages WHERE scraped = 1").fetchone()[0]
+    assert 15 <= fetched <= 15 + 4  # plus what was in flight

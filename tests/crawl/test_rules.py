@@ -1,0 +1,131 @@
+"""The crawler's pure rules as tables of worked cases: identity, scope, excludes, progress."""
+
+from __future__ import annotations
+
+import pytest
+
+from nitpicker_crawl.excludes import Excluder, keyword_matcher, path_matches, split_list
+from nitpicker_crawl.extraction import anchors, clean, page_fields
+from nitpicker_crawl.parser import parse
+from nitpicker_crawl.progress import Counters
+from nitpicker_crawl.scope import Scope
+from nitpicker_crawl.trapzoo.site import js_number
+from nitpicker_crawl.urls import is_likely_html, normalize
+
+
+@pytest.mark.parametrize(
+    ("spelling", "identity"),
+    [
+        ("http://example.com/a#top", "http://example.com/a"),             # fragment
+        ("http://user:pw@example.com/a", "http://example.com/a"),         # credentials
+        ("HTTP://EXAMPLE.com:80/a", "http://example.com/a"),              # case, port
+        ("https://example.com:443", "https://example.com/"),              # default port
+        ("http://example.com//a///b", "http://example.com/a/b"),          # slashes
+        ("http://example.com/a?PHPSESSID=abc&x=1", "http://example.com/a?x=1"),
+        ("http://example.com/a b", "http://example.com/a%20b"),
+    ],
+)
+def test_equivalent_spellings_share_an_identity(spelling: str, identity: str) -> None:
+    assert normalize(spelling) == identity
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("http://example.com/A", "http://example.com/a"),                  # path case
+        ("http://example.com/a?p=1", "http://example.com/a?p=2"),          # query value
+        ("http://example.com/a?p=1", "http://example.com/a?q=1"),          # query key
+        ("http://example.com/a", "https://example.com/a"),                 # scheme
+        ("http://example.com/a", "http://www.example.com/a"),              # host
+        ("http://example.com:8080/a", "http://example.com/a"),             # port
+    ],
+)
+def test_different_pages_never_share_an_identity(a: str, b: str) -> None:
+    assert normalize(a) != normalize(b)
+
+
+def test_not_crawlable() -> None:
+    assert normalize("mailto:a@b.c") is None and normalize("ftp://x/") is None
+    assert normalize("http:///nohost") is None
+    assert normalize("http://example.com/a?x=1", disable_queries=True) == "http://example.com/a"
+
+
+@pytest.mark.parametrize(("url", "html"), [
+    ("http://x/", True), ("http://x/about", True), ("http://x/a.php", True),
+    ("http://x/a.pdf", False), ("http://x/s.css", False), ("http://x/i.jpg", False)])
+def test_likely_html(url: str, html: bool) -> None:
+    assert is_likely_html(url) is html
+
+
+def test_scope_by_host_port_and_path_segments() -> None:
+    scope = Scope(["http://h/blog/", "http://h:8080/", "http://h/meta/full"])
+    assert scope.is_internal("http://h/blog/2024/post")
+    assert not scope.is_internal("http://h/blogger")        # segment, not prefix
+    assert not scope.is_internal("http://h/")               # above the root
+    assert scope.is_internal("http://h:8080/anything")
+    assert scope.is_internal("https://h/blog/")             # scheme is not part of scope
+    assert scope.is_internal("http://h/meta/full")
+    assert not scope.is_internal("http://h/meta/other")     # a file root has no siblings
+    assert not scope.is_internal("http://other/blog/")
+    entry = scope.find("http://h:80/blog/x")                # default port = no port
+    assert entry is not None and entry.root == "http://h/blog/"
+
+
+def test_split_list_keeps_braces() -> None:
+    assert split_list("/blog/**/*,/facility/**/*") == ["/blog/**/*", "/facility/**/*"]
+    assert split_list("/blog/*.{html,php},/admin/*") == ["/blog/*.{html,php}", "/admin/*"]
+
+
+@pytest.mark.parametrize(("path", "glob", "match"), [
+    ("/blog/2020/01", "/blog/*", True),
+    ("/blog/2020/01", "/blog/**/*", True),
+    ("/about", "/blog/*", False),
+    ("/blogger/x", "/blog/*", False),
+    ("/a/x.php", "/a/*.{html,php}", True),
+    ("/a/x.asp", "/a/*.{html,php}", False),
+    ("/search", "/search", True),
+])
+def test_path_globs(path: str, glob: str, match: bool) -> None:
+    assert path_matches(path, glob) is match
+
+
+def test_excluder_reasons() -> None:
+    ex = Excluder(["/private/**"], ["http://h/print/"], [r"[?&]sort="])
+    assert ex.reason("http://h/private/a") == "excluded (--exclude /private/**)"
+    assert ex.reason("http://h/print/page") == "excluded (--exclude-url http://h/print/)"
+    assert ex.reason("http://h/list?sort=asc") == "excluded (--exclude-pattern [?&]sort=)"
+    assert ex.reason("http://h/public/a") is None
+    kw = keyword_matcher(["Lorem", "/id=\\d+/"])
+    assert kw is not None and kw.search("x Lorem y") and kw.search("id=42")
+    assert not kw.search("nothing here")
+
+
+def test_extraction_is_whitespace_and_url_normalised() -> None:
+    raw = parse("<html lang=ja dir=ltr><head><base href='/base/'><title>\n A \t title </title>"
+                "<meta name=robots content='NOINDEX, nofollow'>"
+                "<meta property='og:url' content='page'><link rel='canonical' href='../c'>"
+                "<meta name=format-detection content='telephone=no'></head>"
+                "<body><a href='x#frag'> x\n y </a><a href='javascript:void(0)'>j</a>"
+                "</body></html>")
+    fields, _ = page_fields(raw, "http://h/dir/p")
+    assert fields["title"] == "A title" and fields["lang"] == "ja"
+    assert (fields["robots_noindex"], fields["robots_nofollow"], fields["robots_noarchive"]) == (
+        1, 1, 0)
+    assert fields["og_url"] == "http://h/base/page" and fields["canonical"] == "http://h/c"
+    assert fields["formatDetection_telephone"] == 0
+    assert anchors(raw, "http://h/dir/p") == [("http://h/base/x", "frag", "x y")]
+    assert clean("  ") is None
+
+
+def test_progress_line_format() -> None:
+    c = Counters(internal_done=130, pages_saved=85, internal_found=250, external_done=12,
+                 external_found=20, parallels=10)
+    assert c.line() == ("Crawling: 130(85) done / 250 found URLs (+12/20 ext) (52%) "
+                        "[128 remaining] [10 parallel]")
+    assert Counters().line().endswith("(0%) [0 remaining] [1 parallel]")
+
+
+@pytest.mark.parametrize(("n", "text"), [(2030, "2030"), (2.03e21, "2.03e+21"),
+                                         (1.5e32, "1.5e+32"), (20300, "20300")])
+def test_trap_years_print_like_javascript(n: float, text: str) -> None:
+    assert js_number(n) == text
