@@ -4,8 +4,9 @@ Each root URL is a scope entry ``(host, port, path)``. A URL is inside an entry 
 and port are equal (a default port equals an omitted one) and the entry's path segments
 are a prefix of the URL's, compared segment by segment, so ``/blog/`` contains
 ``/blog/2024/post`` but not ``/blogger``. The scheme is not compared: ``http://h/`` and
-``https://h/`` are one site (upstream's WHATWG default-port rule has the same effect). The trailing empty segment of a directory root
-(``/meta/`` → ``['meta', '']``) matches anything, which is why a crawl must start at a
+``https://h/`` are one site (upstream's WHATWG default-port rule has the same effect).
+The trailing empty segment of a directory root (``/meta/`` → ``['meta', '']``) matches
+anything, which is why a crawl must start at a
 directory to find its siblings: ``/meta/full`` contains nothing but itself
 (seed 001 §10, ``isLowerLayer``). With several roots the deepest matching entry wins.
 """
