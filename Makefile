@@ -35,7 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/queries.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
 
-demo: $(STAMP)
+demo: $(STAMP) browser
 	$(BIN)/python scripts/demo.py
 
 clean:

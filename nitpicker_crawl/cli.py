@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exclude-url", action="append", default=[], metavar="PREFIX",
                    help="Skip URLs starting with PREFIX. Example: --exclude-url "
                    "https://example.com/print/")
+    p.add_argument("--exclude-pattern", action="append", default=[], metavar="REGEX",
+                   help="Skip URLs whose whole URL (path and query) matches REGEX; repeatable. "
+                   "Example: --exclude-pattern '[?&]action=history'")
     p.add_argument("--exclude-keyword", action="append", default=[], metavar="TEXT",
                    help="Skip pages whose HTML contains TEXT (or matches /regex/); they are "
                    "recorded as skipped and their links not followed.")
@@ -96,6 +99,7 @@ def _options(args: argparse.Namespace, roots: list[str]) -> CrawlOptions:
     return CrawlOptions(
         roots=tuple(roots), parallels=args.parallels, interval_ms=args.interval,
         excludes=listed(args.exclude), exclude_urls=tuple(args.exclude_url),
+        exclude_patterns=tuple(args.exclude_pattern),
         exclude_keywords=tuple(args.exclude_keyword), fetch_external=args.fetch_external,
         disable_queries=args.disable_queries, ignore_robots=args.ignore_robots,
         user_agent=args.user_agent, render=args.render, image=args.image,
@@ -116,6 +120,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.retry < 1 or args.timeout <= 0 or args.interval < 0:
         parser.error("--parallels, --max-pages, --retry and --timeout must be positive")
     roots: list[str] = []
+    import re
+
+    for pattern in args.exclude_pattern:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            parser.error(f"--exclude-pattern {pattern!r} is not a regular expression: {exc}")
     for url in args.urls:
         normalized = normalize(url)
         if normalized is None:

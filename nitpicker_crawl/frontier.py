@@ -1,8 +1,11 @@
 """The crawl queue: every URL once, HTML-looking URLs first, and a count of what is left.
 
-``add`` refuses a URL it has seen (identity from :mod:`nitpicker_crawl.urls`); URLs that
-look like pages go to the front so pages are crawled before assets and documents (the
-guess only changes order, never coverage). ``next`` waits while other workers may still
+``add`` refuses a URL it has seen (identity from :mod:`nitpicker_crawl.urls`). URLs that
+look like pages wait in one FIFO queue, everything else (images, PDFs, external links) in
+a second one served when the first is empty: pages are crawled before assets and
+documents (the guess only changes order, never coverage), and breadth-first — a chain
+of "next" links (an endless pager) advances one step per level instead of dragging the
+whole crawl down it, which also keeps a trap's URLs close together in the queue. ``next`` waits while other workers may still
 discover URLs and returns None once nothing is queued or in flight — the crawl's end.
 """
 
@@ -24,7 +27,8 @@ class QueueItem:
 
 class Frontier:
     def __init__(self) -> None:
-        self._queue: deque[QueueItem] = deque()
+        self._pages: deque[QueueItem] = deque()
+        self._rest: deque[QueueItem] = deque()
         self.seen: set[str] = set()
         self.in_flight = 0
         self.closed = False
@@ -43,9 +47,9 @@ class Frontier:
         self.seen.add(url)
         item = QueueItem(url, external, metadata_only)
         if not external and is_likely_html(url):
-            self._queue.appendleft(item)
+            self._pages.append(item)
         else:
-            self._queue.append(item)
+            self._rest.append(item)
         if external:
             self.found_external += 1
         else:
@@ -58,10 +62,10 @@ class Frontier:
 
     @property
     def pending(self) -> int:
-        return len(self._queue)
+        return len(self._pages) + len(self._rest)
 
     def pending_items(self) -> list[QueueItem]:
-        return list(self._queue)
+        return [*self._pages, *self._rest]
 
     async def next(self) -> QueueItem | None:
         """The next URL to fetch; None when the crawl is over (or stopped)."""
@@ -69,9 +73,9 @@ class Frontier:
             while True:
                 if self.closed:
                     return None
-                if self._queue:
+                if self._pages or self._rest:
                     self.in_flight += 1
-                    return self._queue.popleft()
+                    return (self._pages or self._rest).popleft()
                 if self.in_flight == 0:
                     self._changed.notify_all()
                     return None

@@ -1,8 +1,8 @@
-"""``make demo``: build a sample archive, then ask it questions as a user would.
+"""``make demo``: crawl the bundled trap site, then ask the archive questions.
 
-The crawler is not in this build yet, so the sample archive is generated with the
-archive writer (the same generator the benchmarks use, 2,000 pages); the commands shown
-are exactly what a user types on any archive.
+Starts TrapZoo on 127.0.0.1, crawls it with Chromium (``--max-pages`` keeps the endless
+traps finite until the soft cap exists), and shows what ``nitpicker-query`` says: the
+summary, the duplicated titles the traps produce, broken links and redirects.
 """
 
 from __future__ import annotations
@@ -13,30 +13,32 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
-from make_archive import build  # noqa: E402
+from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 
-ARCHIVE = ROOT / "demo" / "sample.nitpicker"
-QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
+OUT = ROOT / "demo"
+ARCHIVE = OUT / "trapzoo.nitpicker"
+BIN = Path(sys.executable).parent
+MAX_PAGES = "300"
 
 
-def show(*args: str) -> None:
-    print(f"\n$ nitpicker-query {shlex.join(args)}", flush=True)
-    subprocess.run([QUERY, *args, "--format", "table"], check=True)
+def run(tool: str, *args: str) -> None:
+    shown = [a.replace(str(ROOT) + "/", "") for a in args]
+    print(f"\n$ {tool} {shlex.join(shown)}", flush=True)
+    subprocess.run([str(BIN / tool), *args], check=False, cwd=OUT)
 
 
 def main() -> None:
-    ARCHIVE.parent.mkdir(exist_ok=True)
-    if not ARCHIVE.exists():
-        print(f"building a 2,000-page sample archive: {ARCHIVE.relative_to(ROOT)}")
-        build(ARCHIVE, 2000)
-    rel = str(ARCHIVE.relative_to(Path.cwd())) if ARCHIVE.is_relative_to(Path.cwd()) else str(
-        ARCHIVE)
-    show("summary", rel)
-    show("duplicates", rel, "--limit", "5", "--pages-limit", "3")
-    show("links", rel, "--type", "broken", "--limit", "5")
-    show("pages", rel, "--missing-title", "--limit", "5")
+    OUT.mkdir(exist_ok=True)
+    with TrapZoo() as zoo:
+        print(f"TrapZoo is serving {zoo.url} (and an external origin {zoo.external_url})")
+        run("nitpicker-crawl", zoo.url, "-o", str(ARCHIVE), "--max-pages", MAX_PAGES)
+    run("nitpicker-query", "summary", str(ARCHIVE), "--format", "table")
+    run("nitpicker-query", "duplicates", str(ARCHIVE), "--limit", "6", "--pages-limit", "2",
+        "--format", "table")
+    run("nitpicker-query", "links", str(ARCHIVE), "--type", "broken", "--format", "table")
+    run("nitpicker-query", "pages", str(ARCHIVE), "--status-min", "400", "--format", "table")
 
 
 if __name__ == "__main__":

@@ -129,3 +129,25 @@ def test_progress_line_format() -> None:
                                          (1.5e32, "1.5e+32"), (20300, "20300")])
 def test_trap_years_print_like_javascript(n: float, text: str) -> None:
     assert js_number(n) == text
+
+
+def test_frontier_is_breadth_first_pages_before_assets() -> None:
+    import asyncio
+
+    from nitpicker_crawl.frontier import Frontier
+
+    async def order() -> list[str]:
+        f = Frontier()
+        for url in ("http://h/a.pdf", "http://h/1/", "http://x/ext", "http://h/2/"):
+            f.add(url, external=url.startswith("http://x"), metadata_only=False)
+        assert not f.add("http://h/1/", external=False, metadata_only=False)  # seen
+        got = []
+        while (item := await f.next()) is not None:
+            got.append(item.url)
+            if item.url == "http://h/1/":
+                f.add("http://h/1/next/", external=False, metadata_only=False)
+            await f.done()
+        return got
+
+    assert asyncio.run(order()) == ["http://h/1/", "http://h/2/", "http://h/1/next/",
+                                    "http://h/a.pdf", "http://x/ext"]
