@@ -5,8 +5,9 @@ look like pages wait in one FIFO queue, everything else (images, PDFs, external 
 a second one served when the first is empty: pages are crawled before assets and
 documents (the guess only changes order, never coverage), and breadth-first — a chain
 of "next" links (an endless pager) advances one step per level instead of dragging the
-whole crawl down it, which also keeps a trap's URLs close together in the queue. ``next`` waits while other workers may still
-discover URLs and returns None once nothing is queued or in flight — the crawl's end.
+whole crawl down it, which also keeps a trap's URLs close together in the queue.
+``next`` waits while other workers may still discover URLs and returns None once
+nothing is queued or in flight — the crawl's end.
 """
 
 from __future__ import annotations
