@@ -31,9 +31,10 @@ test: $(STAMP) browser inspector
 lint: $(STAMP)
 	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp tests bench scripts
 
-bench: $(STAMP)
+bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
+	$(BIN)/python bench/crawl.py
 
 demo: $(STAMP) browser
 	$(BIN)/python scripts/demo.py

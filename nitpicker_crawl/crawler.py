@@ -231,6 +231,8 @@ class Crawler:
 
     async def _process(self, item: QueueItem) -> None:
         url = item.url
+        if url in self._claimed:  # already fetched as the target of a redirect
+            return
         if not self.options.ignore_robots and not await self.robots.allowed(url):
             await self._write(lambda: self._store_skip(url, "robots.txt", item.external))
             return
@@ -255,8 +257,9 @@ class Crawler:
         sources = [h.url for h in fetched.redirects]
         final_internal = self.scope.is_internal(final)
         if final != url:
-            if final in self._claimed or (final in self.frontier.seen and final != url
-                                          and not sources):
+            # many URLs may redirect to one page: the first to arrive fetches it, the
+            # others only record their redirect edge (and a queued copy is dropped)
+            if final in self._claimed:
                 await self._write(lambda: self._store_redirect_only(final, sources))
                 return
             self.frontier.mark_seen(final)

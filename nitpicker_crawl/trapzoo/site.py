@@ -18,7 +18,9 @@ language mirrors           /en/<slug>/, /ja/<slug>/ with hreflang       20
 shared-parent pages        /index.php?title=<Article> (30) and the      30 + infinite
                            history trap …&action=history&oldid=<n>
 plumbing                   redirects, 404, 500, JS-only link, robots,   small
-                           slow page, PDF, external links
+                           slow page, PDF, external links, a page that
+                           refuses HEAD; /wedge/ (not linked) never
+                           finishes loading
 =========================  ==========================================  =============
 """
 
@@ -40,6 +42,7 @@ LANG_SLUGS = ("home", "about", "contact", "news", "services", "team", "careers",
               "privacy", "terms")
 BLOG_PAGES = 60
 SLOW_SECONDS = 1.5
+HANG_SECONDS = 20.0
 PDF_BYTES = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 
@@ -93,6 +96,8 @@ class Site:
     def handle(self, method: str, target: str) -> Response:
         parts = urlsplit(target)
         path, query = parts.path, parse_qs(parts.query)
+        if path == "/no-head/" and method == "HEAD":  # a framework that only routes GET
+            return Response(status=405, body=b"")
         for prefix, handler in self._routes():
             if path == prefix or (prefix.endswith("/") and path.startswith(prefix)):
                 return handler(path, query)
@@ -124,6 +129,9 @@ class Site:
             ("/files/report.pdf", lambda p, q: Response(body=PDF_BYTES,
                                                         content_type="application/pdf")),
             ("/links/", self.outbound),
+            ("/no-head/", lambda p, q: page("No HEAD here", description="GET only")),
+            ("/wedge/", lambda p, q: page("Wedged", description="Never finishes loading",
+                                          head='<script src="/static/hang.js"></script>')),
             ("/", self.home),
         ]
 
@@ -144,7 +152,7 @@ class Site:
                  "/archive/?offset=0", "/blog/page/1/", "/products/", "/en/home/",
                  "/ja/home/", "/index.php?title=Main_Page", "/redirect/start", "/old-a",
                  "/old-b", "/missing", "/error", "/js/", "/private/", "/slow/",
-                 "/files/report.pdf", "/links/", "/about#team"]
+                 "/files/report.pdf", "/links/", "/no-head/", "/about#team"]
         body = ('<img src="/static/logo.png" alt="TrapZoo logo" width="10" height="10">'
                 '<img src="/static/banner.png">')
         return page("TrapZoo", description="A site of crawler traps", og_title="TrapZoo",
@@ -153,6 +161,9 @@ class Site:
     def static(self, path: str, query: dict[str, list[str]]) -> Response:
         if path.endswith(".css"):
             return Response(body=b"body{margin:0}", content_type="text/css")
+        if path == "/static/hang.js":  # holds a page's load event (see /wedge/)
+            return Response(body=b"void 0;", content_type="application/javascript",
+                            delay=HANG_SECONDS)
         if path.endswith(".js"):
             return Response(body=b"void 0;", content_type="application/javascript")
         if path.endswith(".png"):

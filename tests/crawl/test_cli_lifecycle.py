@@ -136,3 +136,20 @@ def test_max_pages_stops_an_endless_trap(tmp_path: Path, zoo: TrapZoo) -> None:
     with q.open_archive(tmp_path / "cap.nitpicker") as a:
         fetched = a.execute("SELECT count(*) FROM pages WHERE scraped = 1").fetchone()[0]
     assert 15 <= fetched <= 15 + 4  # plus what was in flight
+
+
+def test_wedged_page_is_abandoned_and_the_crawl_goes_on(tmp_path: Path, zoo: TrapZoo) -> None:
+    started = time.monotonic()
+    r = run_crawl(tmp_path, zoo.url + "wedge/", zoo.url + "blog/", "-o", "w.nitpicker",
+                  "--timeout", "3", "--retry", "1", "--silent", "--no-fetch-external",
+                  timeout=120)
+    assert time.monotonic() - started < 60
+    assert r.returncode == 1 and "Navigation timeout" in r.stderr
+    with q.open_archive(tmp_path / "w.nitpicker") as a:
+        wedge = a.execute("SELECT status FROM pages WHERE url = ?", (zoo.url + "wedge/",)
+                          ).fetchone()
+        blog = a.execute("SELECT count(*) FROM pages WHERE url LIKE '%/blog/page/%' "
+                         "AND status = 200").fetchone()[0]
+        message = a.execute("SELECT message FROM crawl_errors").fetchone()[0]
+    assert wedge[0] == -1 and blog == 60
+    assert q.classify_error_kind(message) == "timeout"

@@ -145,3 +145,8 @@ def test_both_modes_find_the_same_pages_but_the_scripted_one(plain_crawl: Crawl,
     assert urls(rendered_crawl) - urls(plain_crawl) == {
         u for u in urls(rendered_crawl) if u.endswith("/js/inserted/")}
     assert urls(plain_crawl) <= urls(rendered_crawl)
+
+
+def test_head_refused_falls_back_to_get(crawl: Crawl, zoo: TrapZoo) -> None:
+    row = _row(crawl.archive, zoo.url + "no-head/")
+    assert (row["status"], row["title"]) == (200, "No HEAD here")
