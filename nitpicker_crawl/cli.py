@@ -163,8 +163,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     try:
         outcome = asyncio.run(crawler.run())
-    except NitpickerError as exc:  # e.g. no browser
-        writer.abandon()
+    except NitpickerError as exc:  # e.g. no browser: nothing was crawled
+        if args.resume:
+            writer.abandon()
+        else:
+            writer.discard()
         return _fail(str(exc))
     except KeyboardInterrupt:
         writer.abandon()

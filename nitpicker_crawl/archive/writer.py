@@ -511,6 +511,11 @@ class ArchiveWriter:
         self._closed = True
         locks.release(self.workdir)
 
+    def discard(self) -> None:
+        """Close and delete the working directory: for a crawl that never got going."""
+        self.abandon()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
     def __enter__(self) -> ArchiveWriter:
         return self
 

@@ -153,3 +153,13 @@ def test_wedged_page_is_abandoned_and_the_crawl_goes_on(tmp_path: Path, zoo: Tra
         message = a.execute("SELECT message FROM crawl_errors").fetchone()[0]
     assert wedge[0] == -1 and blog == 60
     assert q.classify_error_kind(message) == "timeout"
+
+
+def test_missing_browser_says_how_to_install_one(tmp_path: Path, zoo: TrapZoo) -> None:
+    r = subprocess.run([CRAWL, zoo.url + "blog/", "-o", "b.nitpicker", "--silent"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "NITPICKER_CHROMIUM": str(tmp_path / "no-chromium")})
+    assert r.returncode == 1
+    assert "python -m playwright install chromium" in r.stderr and "--no-render" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []  # no archive, no working directory left behind
