@@ -163,3 +163,17 @@ def test_missing_browser_says_how_to_install_one(tmp_path: Path, zoo: TrapZoo) -
     assert "python -m playwright install chromium" in r.stderr and "--no-render" in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []  # no archive, no working directory left behind
+
+
+def test_disable_queries_and_no_image(tmp_path: Path, zoo: TrapZoo) -> None:
+    # without query strings the query traps collapse into single pages: the crawl ends
+    r = run_crawl(tmp_path, zoo.url, "-o", "dq.nitpicker", "--disable-queries", "--no-image",
+                  "--exclude", "/list/**", "--no-render", "--silent", timeout=120)
+    assert r.returncode == 0, r.stderr
+    with q.open_archive(tmp_path / "dq.nitpicker") as a:
+        urls = [row[0] for row in a.execute("SELECT url FROM pages")]
+        assert a.execute("SELECT count(*) FROM images").fetchone()[0] == 0
+        info = a.execute("SELECT disableQueries, image FROM info").fetchone()
+    assert not [u for u in urls if "?" in u]
+    assert zoo.url + "search" in urls and zoo.url + "index.php" in urls
+    assert tuple(info) == (1, 0)
