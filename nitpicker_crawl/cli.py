@@ -84,6 +84,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Attempts for network failures. Default: 3.")
     p.add_argument("--strict", action="store_true",
                    help="Exit 1 (not 2) when only external links failed.")
+    cap = p.add_argument_group("soft cap (crawler traps)")
+    cap.add_argument("--dedupe-cap", type=int, default=None, metavar="N",
+                     help="Stop feeding a cluster of pages with identical title, description, "
+                     "og:title and og:url once it exceeds N pages (sooner when og:url points at "
+                     "a parent list, later for legit pagers); refused URLs are kept as skipped "
+                     "and each cap is logged. Off by default; 100 is a good start.")
+    cap.add_argument("--dedupe-age-window", type=int, default=5000, metavar="N",
+                     help="Forget a cluster counter not capped within N observed pages. "
+                     "Default: 5000.")
+    cap.add_argument("--dedupe-map-cap", type=int, default=100_000, metavar="N",
+                     help="Most cluster counters kept in memory (least recently used dropped "
+                     "first). Default: 100000.")
     p.add_argument("--resume", metavar="DIR_OR_FILE",
                    help="Continue an interrupted crawl: its working directory "
                    "(._nitpicker-<name>) or a written archive. Pages already fetched are "
@@ -104,7 +116,8 @@ def _options(args: argparse.Namespace, roots: list[str]) -> CrawlOptions:
         disable_queries=args.disable_queries, ignore_robots=args.ignore_robots,
         user_agent=args.user_agent, render=args.render, image=args.image,
         max_pages=args.max_pages, timeout_s=args.timeout, retry=args.retry,
-        strict=args.strict, silent=args.silent,
+        strict=args.strict, silent=args.silent, dedupe_cap=args.dedupe_cap,
+        dedupe_age_window=args.dedupe_age_window, dedupe_map_cap=args.dedupe_map_cap,
     )
 
 
@@ -117,8 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.parallels < 1 or (args.max_pages is not None and args.max_pages < 1) or \
-            args.retry < 1 or args.timeout <= 0 or args.interval < 0:
-        parser.error("--parallels, --max-pages, --retry and --timeout must be positive")
+            args.retry < 1 or args.timeout <= 0 or args.interval < 0 or (
+                args.dedupe_cap is not None and args.dedupe_cap < 1) or \
+            args.dedupe_age_window < 1 or args.dedupe_map_cap < 2:
+        parser.error("--parallels, --max-pages, --retry, --timeout and the --dedupe-* "
+                     "values must be positive")
     roots: list[str] = []
     import re
 
@@ -185,6 +201,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     if outcome.stop_reason == "max-pages":
         summary += f" (stopped at --max-pages {options.max_pages}; continue with --resume {rel})"
+    if crawler.softcap is not None and crawler.softcap.events:
+        summary += (f"; soft cap: {len(crawler.softcap.events)} cluster(s) capped, "
+                    f"{crawler.softcap.rejected_total} URLs refused (nitpicker-query "
+                    f"dedupe-cap-events {rel})")
     print(f"{PROG}: done: {summary}", file=sys.stderr)
     if outcome.internal_errors:
         only = outcome.urls_done == outcome.internal_errors

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nitpicker_crawl.archive import ArchiveWriter
+from nitpicker_query.keys import is_eligible, page_keys
+from nitpicker_query.signals import page_signals
 
 from . import extraction
 from .excludes import Excluder, keyword_matcher
@@ -35,6 +37,7 @@ from .progress import Counters, Progress
 from .renderer import Renderer
 from .robots import Robots
 from .scope import Scope
+from .softcap import CapEvent, SoftCap
 from .urls import normalize
 
 
@@ -70,7 +73,12 @@ class Crawler:
         self.excluder = Excluder(options.excludes, options.exclude_urls,
                                  options.exclude_patterns)
         self.keywords = keyword_matcher(options.exclude_keywords)
-        self.frontier = Frontier()
+        self.softcap: SoftCap | None = None
+        if options.dedupe_cap:
+            self.softcap = SoftCap(options.dedupe_cap, age_window=options.dedupe_age_window,
+                                   map_cap=options.dedupe_map_cap)
+        self.frontier = Frontier(self.softcap.parent_idle if self.softcap else None)
+        self._restored_events: set[int] = set()
         self.counters = Counters(parallels=options.parallels)
         self.progress = progress or Progress(self.counters, silent=options.silent)
         self.outcome = CrawlOutcome()
@@ -81,6 +89,7 @@ class Crawler:
         self.fetcher: Fetcher | None = None
         self.renderer: Renderer | None = None
         self._stop_requests = 0
+        self._crashed = False
         self._background: set[asyncio.Future[Any]] = set()
 
     # ------------------------------------------------------------------ set-up
@@ -111,6 +120,10 @@ class Crawler:
                 internal = self.scope.is_internal(url)
                 queued += self.frontier.add(url, external=not internal,
                                             metadata_only=not internal)
+        if self.softcap is not None:
+            for event_id, signature, shapes in self.writer.cap_events():
+                self.softcap.restore(event_id, signature, shapes)
+                self._restored_events.add(event_id)
         self.counters.pages_saved = self.writer.conn.execute(
             "SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 "
             "AND contentType = 'text/html' AND redirectDestId IS NULL").fetchone()[0]
@@ -167,6 +180,12 @@ class Crawler:
             if self.renderer is not None:
                 await self.renderer.close()
             await self.fetcher.close()
+            if self.softcap is not None and not self._crashed:
+                created = {e.event_id: self.softcap.rejected.get(e.event_id, 0)
+                           for e in self.softcap.events if e.event_id is not None}
+                preloaded = {k: v for k, v in self.softcap.rejected.items()
+                             if k in self._restored_events}
+                await self._write(lambda: self.writer.set_rejected_counts(created, preloaded))
             await self._write(self.writer.commit)
             self._writes.shutdown(wait=True)
             self.outcome.seconds = time.monotonic() - started
@@ -200,7 +219,7 @@ class Crawler:
                 self.counters.internal_found = self.frontier.found_internal
                 self.counters.external_found = self.frontier.found_external
                 self.progress.update()
-                await self.frontier.done()
+                await self.frontier.done(item)
 
     def _check_max_pages(self) -> None:
         limit = self.options.max_pages
@@ -233,6 +252,12 @@ class Crawler:
         url = item.url
         if url in self._claimed:  # already fetched as the target of a redirect
             return
+        if self.softcap is not None and not item.external:
+            event_id = self.softcap.admit(url)
+            if event_id is not None:  # queued before its cluster was capped: dropped now
+                self._refuse(event_id)
+                await self._write(lambda: self._store_skip(url, "dedupe-cap", False))
+                return
         if not self.options.ignore_robots and not await self.robots.allowed(url):
             await self._write(lambda: self._store_skip(url, "robots.txt", item.external))
             return
@@ -294,12 +319,24 @@ class Crawler:
                 final, "excluded (--exclude-keyword)", False, sources))
             return
         fields, _ = extraction.page_fields(raw, final)
-        anchors = self._links(raw, final)
+        refused: list[str] = []
+        anchors = self._links(raw, final, refused)
         images = extraction.images(raw, final) if self.options.image else []
         jsonld = extraction.jsonld(raw)
         self.counters.pages_saved += 1
+        keys = event = None
+        if self.softcap is not None and is_eligible(
+                is_external=False, content_type=fetched.content_type, title=fields["title"],
+                og_title=fields["og_title"], og_url=fields["og_url"]):
+            keys = page_keys(final, title=fields["title"], description=fields["description"],
+                             og_title=fields["og_title"], og_url=fields["og_url"])
+            extras = fields["meta_extras"]
+            signals = page_signals(final, og_url=fields["og_url"], canonical=fields["canonical"],
+                                   has_prev_next="prev" in extras or "next" in extras,
+                                   title=fields["title"])
+            event = self.softcap.observe(final, keys, signals)
 
-        def store() -> None:
+        def store() -> int | None:
             w = self.writer
             pid = w.save_page(final, fields, **self._response_fields(fetched, status),
                               isExternal=0, isTarget=1, isSkipped=0)
@@ -311,13 +348,41 @@ class Crawler:
             w.save_html(pid, html, self.options.html_codec)
             for res in resources:
                 self._store_resource(pid, res)
+            for url in refused:
+                w.skip_page(url, "dedupe-cap")
+            if keys is not None:
+                w.save_page_signature(pid, signature=keys.signature,
+                                      shape_signature=keys.shape_signature,
+                                      parent_key=keys.parent_key, shape_key=keys.shape_key)
+            event_id = w.add_dedupe_cap_event(**event.row()) if event is not None else None
             w.commit()
+            return event_id
 
-        await self._write(store)
+        event_id = await self._write(store)
+        if event is not None and event_id is not None:
+            self._announce(event, event_id)
 
-    def _links(self, raw: extraction.RawDocument, page_url: str
+    def _announce(self, event: CapEvent, event_id: int) -> None:
+        assert self.softcap is not None
+        self.softcap.record(event, event_id)
+        on = [k for k, v in event.signals.items() if v is True]
+        self.progress.say(
+            f"[dedupe-cap] {event.shape_key} capped after {event.observed_count} pages "
+            f"(threshold {event.effective_threshold}, signals {', '.join(on) or 'none'}; "
+            f"by {event.kind}): {event.sample_url}")
+
+    def _refuse(self, event_id: int) -> None:
+        assert self.softcap is not None
+        self.softcap.refused(event_id)
+        self.counters.capped = self.softcap.rejected_total
+
+    def _links(self, raw: extraction.RawDocument, page_url: str, refused: list[str]
                ) -> list[tuple[str, str | None, str | None]]:
-        """Anchors as stored (identity URLs), queueing the new ones on the way."""
+        """Anchors as stored (identity URLs), queueing the new ones on the way.
+
+        New in-scope URLs of a capped cluster are not queued; they are appended to
+        ``refused`` so the page's store records them as skipped (``dedupe-cap``).
+        """
         result = []
         opts = self.options
         for href, fragment, text in extraction.anchors(raw, page_url):
@@ -326,6 +391,13 @@ class Crawler:
                 continue
             result.append((url, fragment, text))
             if self.scope.is_internal(url):
+                if self.softcap is not None and url not in self.frontier.seen:
+                    event_id = self.softcap.admit(url)
+                    if event_id is not None:
+                        self.frontier.mark_seen(url)
+                        self._refuse(event_id)
+                        refused.append(url)
+                        continue
                 self.frontier.add(url, external=False, metadata_only=not opts.recursive)
             elif opts.fetch_external:
                 self.frontier.add(url, external=True, metadata_only=True)

@@ -13,8 +13,11 @@ nothing is queued or in flight — the crawl's end.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
+from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from nitpicker_query.keys import parent_key
 
 from .urls import is_likely_html
 
@@ -27,7 +30,12 @@ class QueueItem:
 
 
 class Frontier:
-    def __init__(self) -> None:
+    """``on_parent_idle(parent_key)`` is called when no internal URL of that parent key
+    is queued or in flight any more (the soft cap's release mechanism (c))."""
+
+    def __init__(self, on_parent_idle: Callable[[str], None] | None = None) -> None:
+        self._on_parent_idle = on_parent_idle
+        self._pending_by_parent: Counter[str] = Counter()
         self._pages: deque[QueueItem] = deque()
         self._rest: deque[QueueItem] = deque()
         self.seen: set[str] = set()
@@ -55,6 +63,8 @@ class Frontier:
             self.found_external += 1
         else:
             self.found_internal += 1
+            if self._on_parent_idle is not None:
+                self._pending_by_parent[parent_key(url)] += 1
         return True
 
     async def notify(self) -> None:
@@ -82,10 +92,16 @@ class Frontier:
                     return None
                 await self._changed.wait()
 
-    async def done(self) -> None:
+    async def done(self, item: QueueItem | None = None) -> None:
         async with self._changed:
             self.in_flight -= 1
             self._changed.notify_all()
+        if item is not None and not item.external and self._on_parent_idle is not None:
+            key = parent_key(item.url)
+            self._pending_by_parent[key] -= 1
+            if self._pending_by_parent[key] <= 0:
+                del self._pending_by_parent[key]
+                self._on_parent_idle(key)
 
     async def close(self) -> None:
         """Stop handing out URLs (Ctrl-C, --max-pages); queued ones stay recorded."""

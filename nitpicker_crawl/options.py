@@ -27,6 +27,9 @@ class CrawlOptions:
     retry: int = 3                      # attempts for transport failures
     strict: bool = False                # external-only errors exit 1 instead of 2
     silent: bool = False                # no progress line
+    dedupe_cap: int | None = None       # soft cap N (off by default; 100 recommended)
+    dedupe_age_window: int = 5000       # (b) observations before an uncapped counter drops
+    dedupe_map_cap: int = 100_000       # (d) most counters held at once
     recursive: bool = True
     max_redirects: int = 10
     html_codec: str = "zstd"

@@ -460,6 +460,28 @@ class ArchiveWriter:
         values.setdefault("detected_at", now_ms())
         return self._insert("dedupe_cap_events", values)
 
+    def set_rejected_counts(self, created: dict[int, int], preloaded: dict[int, int]) -> None:
+        """At an orderly stop: this run's events get their count, earlier ones add to it."""
+        self._begin()
+        for event_id, n in created.items():
+            self.conn.execute("UPDATE dedupe_cap_events SET rejected_count = ? WHERE id = ?",
+                              (n, event_id))
+        for event_id, n in preloaded.items():
+            self.conn.execute("UPDATE dedupe_cap_events SET rejected_count = "
+                              "COALESCE(rejected_count, 0) + ? WHERE id = ?", (n, event_id))
+        self.commit()
+
+    def cap_events(self) -> list[tuple[int, str, set[str]]]:
+        """``(id, signature, shape keys)`` of every recorded cap (for resume)."""
+        result = []
+        for event_id, signature, shape in self.conn.execute(
+                "SELECT id, signature, shape_key FROM dedupe_cap_events ORDER BY id").fetchall():
+            shapes = {shape} | {r[0] for r in self.conn.execute(
+                "SELECT DISTINCT shape_key FROM page_signatures WHERE signature = ? "
+                "OR shape_signature = ?", (signature, signature))}
+            result.append((event_id, signature, shapes))
+        return result
+
     def save_page_signature(self, page_id: int, *, signature: str, shape_signature: str,
                             parent_key: str, shape_key: str) -> None:
         self._begin()

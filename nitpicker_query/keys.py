@@ -1,0 +1,190 @@
+"""The keys of a page: host key, parent path, shape key, meta values, signatures.
+
+One definition, used by the crawler's soft cap while crawling and by the duplicate-cluster
+queries afterwards, so a cap and a cluster can never disagree (DESIGN.md §4, seed 000).
+
+Worked examples (host ``example.com``):
+
+=======================================  ===============  ==========================================
+URL                                      parent path      shape key
+=======================================  ===============  ==========================================
+``https://www.example.com/list/date/2024/``  ``/list/date``   ``example.com/list/date/{n}/``
+``http://example.com/list/date/1.5e+32/``    ``/list/date``   ``example.com/list/date/{n}/``
+``https://example.com/list?page=1``      ``/list``        ``example.com/list?page={v}``
+``https://example.com/list/2024?p=5``    ``/list/2024``   ``example.com/list/{n}?p={v}``
+``https://example.com/about``            ``/``            ``example.com/about``
+``https://example.com/``                 ``/``            ``example.com/``
+``https://example.com/search?q=a&page=2&q=b``  ``/search``  ``example.com/search?page={v}&q={v}``
+``https://example.com/archive/2026/11/30/``  ``/archive/2026/11``  ``example.com/archive/{n}/{n}/{n}/``
+``https://example.com/a/b/a/b/a/b/``     ``/a/b/a/b/a``   ``example.com/a/b/{r}/``
+=======================================  ===============  ==========================================
+
+- *host key*: host lower-cased, a leading ``www.`` and a default port removed (a
+  non-default port stays: ``example.com:8080``).
+- *parent path*: the path without query and fragment, ``%xx`` escapes upper-cased, a
+  trailing slash removed (except ``/``). With a query string it is that whole path (query
+  pagers vary in the query); without one, the path without its last segment (path pagers
+  vary in the last segment).
+- *shape key*: the host key and the path with every segment that *looks variable*
+  replaced by ``{n}``, a run of repeated segments collapsed to ``{r}`` (traps that grow by
+  concatenating relative links), then ``?`` and the sorted, de-duplicated query keys as
+  ``key={v}``. See :func:`is_variable_segment`.
+- *signature*: lower-case hex SHA-1 of the parent key (host key + parent path) and the
+  four meta values (title, description, og:title, og:url), joined by ``\\0``; the *shape
+  signature* uses the shape key instead. The query string never enters either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_WS = re.compile(r"[ \t\n\f\r]+")
+_HEXISH = re.compile(r"^[0-9a-f]{12,}$", re.IGNORECASE)
+_TOKENISH = re.compile(r"^[A-Za-z0-9_-]{20,}$")
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+
+
+def host_key(url: str) -> str:
+    """``https://WWW.Example.com:443/x`` → ``example.com``; ``http://h:8080/`` → ``h:8080``."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    host = host.removeprefix("www.")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        host = f"{host}:{port}"
+    return host
+
+
+def _normal_path(path: str) -> str:
+    path = _PERCENT.sub(lambda m: m.group(0).upper(), path or "/")
+    path = re.sub(r"/{2,}", "/", path)
+    return path
+
+
+def parent_path(url: str) -> str:
+    """The path a page's siblings share (see the module docstring)."""
+    parts = urlsplit(url)
+    path = _normal_path(parts.path)
+    stripped = path.rstrip("/") or "/"
+    if parts.query:
+        return stripped
+    if stripped == "/":
+        return "/"
+    return stripped.rsplit("/", 1)[0] or "/"
+
+
+def parent_key(url: str) -> str:
+    return host_key(url) + parent_path(url)
+
+
+def is_variable_segment(segment: str) -> bool:
+    """Does this path segment look like a counter, date, id or token?
+
+    Yes: any digit (``2024``, ``1.5e+32``, ``page-3``, ``;jsessionid=A1``), a UUID, a long
+    hex string, a 20+ character token of letters, digits, ``-`` and ``_`` with mixed case
+    (random ids). No: words (``about``, ``shirt-red``, ``list``), empty segments.
+    """
+    if not segment:
+        return False
+    segment = unquote(segment)  # %C3%A9 is a letter, not digits
+    if any(c.isdigit() for c in segment):
+        return True
+    if _UUID.match(segment) or _HEXISH.match(segment):
+        return True
+    return bool(_TOKENISH.match(segment) and segment != segment.lower()
+                and segment != segment.upper())
+
+
+def _collapse_repeats(segments: list[str]) -> list[str]:
+    """``a/b/a/b/a/b`` → ``a/b/{r}``: a run of a repeated group (1–3 segments) seen twice
+    or more keeps one copy and a marker, so paths grown by relative links share a shape."""
+    out: list[str] = []
+    i = 0
+    while i < len(segments):
+        collapsed = False
+        for size in (1, 2, 3):
+            group = segments[i:i + size]
+            if len(group) < size:
+                break
+            j = i + size
+            repeats = 0
+            while segments[j:j + size] == group:
+                repeats += 1
+                j += size
+            # groups of numbers are structure (dates), not growth: never collapsed
+            if repeats >= 1 and any(g != "{n}" for g in group):
+                out.extend(group)
+                out.append("{r}")
+                i = j
+                collapsed = True
+                break
+        if not collapsed:
+            out.append(segments[i])
+            i += 1
+    return out
+
+
+def shape_key(url: str) -> str:
+    """Host key + abstracted path + sorted query keys (see the module docstring)."""
+    parts = urlsplit(url)
+    path = _normal_path(parts.path)
+    trailing = path.endswith("/") and path != "/"
+    segments = [s for s in path.split("/") if s]
+    abstract = ["{n}" if is_variable_segment(s) else s for s in segments]
+    abstract = _collapse_repeats(abstract)
+    shape = "/" + "/".join(abstract) + ("/" if trailing and abstract else "")
+    keys = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
+    query = "&".join(f"{k}={{v}}" for k in keys)
+    return host_key(url) + shape + (f"?{query}" if query else "")
+
+
+def meta_value(value: str | None) -> str:
+    """Trimmed, inner whitespace runs collapsed (as ``document.title``); None → ``''``."""
+    if value is None:
+        return ""
+    return _WS.sub(" ", str(value)).strip()
+
+
+def _sha1(*parts: str) -> str:
+    return hashlib.sha1("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class PageKeys:
+    """Everything the soft cap and the cluster queries key a page by."""
+
+    parent_path: str
+    parent_key: str
+    shape_key: str
+    signature: str
+    shape_signature: str
+    title: str
+    description: str
+    og_title: str
+    og_url: str
+
+
+def page_keys(url: str, *, title: str | None, description: str | None,
+              og_title: str | None, og_url: str | None) -> PageKeys:
+    """The keys of a page. ``og_url`` is the absolutised value stored in ``pages.og_url``."""
+    values = [meta_value(v) for v in (title, description, og_title, og_url)]
+    pp = parent_path(url)
+    pk = host_key(url) + pp
+    sk = shape_key(url)
+    return PageKeys(pp, pk, sk, _sha1(pk, *values), _sha1(sk, *values), *values)
+
+
+def is_eligible(*, is_external: bool, content_type: str | None, title: str | None,
+                og_title: str | None, og_url: str | None) -> bool:
+    """Internal HTML pages with a title, og:title or og:url take part; others never."""
+    if is_external or content_type != "text/html":
+        return False
+    return any(meta_value(v) for v in (title, og_title, og_url))

@@ -1,0 +1,130 @@
+"""Trap and legit signals of a page, URL equivalence, and the effective threshold.
+
+*Equivalent* URLs (``../shared/seeds/003_…``: the same page arrives under several
+spellings) differ only in scheme (http/https), a leading ``www.``, a default port, a
+trailing slash, the fragment, host case and ``%xx`` case; path case, query keys and
+query values make a different page. Query parameter order does not::
+
+    http://www.Example.com:80/a/  ≡  https://example.com/a#top  ≡  https://example.com/a/
+    https://example.com/a?x=1&y=2  ≡  https://example.com/a?y=2&x=1
+    https://example.com/A          ≢  https://example.com/a
+    https://example.com/a?x=1      ≢  https://example.com/a?x=2   ≢  https://example.com/a?z=1
+    https://example.com/a          ≢  https://other.example/a
+
+Signals of one page (seed 000 §3):
+
+- trap: og:url present and not equivalent to the page (``ogUrlMismatch``); og:url
+  equivalent to an ancestor of the page — a shorter path of it, or its own path without
+  the query of a query pager (``ogUrlPointsToParent``);
+- legit: og:url equivalent to the page (``ogUrlSelf``); ``<link rel=canonical>``
+  equivalent to the page (``canonicalSelf``); ``rel=prev``/``rel=next`` present
+  (``relPrevNext``); an ordinal ending the title — ``Page 3``, ``ページ 3``, ``- 3``,
+  ``(3)`` (``ordinalTitle``).
+
+A cluster's signal counts when at least half of its pages observed so far had it. Score =
+trap signals − legit signals; the effective threshold for ``--dedupe-cap N`` is
+``ceil(0.3 N)`` when the score is positive, ``5 N`` when negative, ``N`` otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, fields
+from urllib.parse import parse_qsl, urlsplit
+
+from .keys import host_key
+
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_ORDINAL = re.compile(
+    r"(?:(?:\bpage|\bpg\.?|\bp\.|ページ|頁)\s*\d+|[-–—|:]\s*\d+|\(\s*\d+\s*\)|第\s*\d+\s*(?:ページ|頁))\s*$",
+    re.IGNORECASE,
+)
+
+TRAP_SIGNALS = ("ogUrlMismatch", "ogUrlPointsToParent")
+LEGIT_SIGNALS = ("ogUrlSelf", "canonicalSelf", "relPrevNext", "ordinalTitle")
+
+
+def _canonical(url: str) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None:
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    path = _PERCENT.sub(lambda m: m.group(0).upper(), parts.path or "/")
+    segments = tuple(s for s in path.split("/") if s)
+    query = tuple(sorted(parse_qsl(parts.query, keep_blank_values=True)))
+    return host_key(url), segments, query
+
+
+def equivalent(a: str | None, b: str | None) -> bool:
+    """Are ``a`` and ``b`` the same page spelled differently? (see the module docstring)"""
+    if not a or not b:
+        return False
+    ca, cb = _canonical(a), _canonical(b)
+    return ca is not None and ca == cb
+
+
+def points_to_ancestor(og_url: str | None, page_url: str) -> bool:
+    """Is ``og_url`` the page's parent list (a shorter path, or the path without query)?"""
+    if not og_url:
+        return False
+    og, page = _canonical(og_url), _canonical(page_url)
+    if og is None or page is None or og[0] != page[0] or og[2]:
+        return False
+    og_path, page_path = og[1], page[1]
+    if og_path == page_path:
+        return bool(page[2])  # /search?page=3 → /search
+    return len(og_path) < len(page_path) and page_path[: len(og_path)] == og_path
+
+
+def ordinal_title(title: str | None) -> bool:
+    """Does the title end in a page number? ``Blog - Page 3``, ``一覧 ページ 2``, ``News (4)``."""
+    return bool(title and _ORDINAL.search(title.strip()))
+
+
+@dataclass(frozen=True)
+class Signals:
+    """The six signals of one page; keys as stored in ``dedupe_cap_events.signals``."""
+
+    ogUrlMismatch: bool = False  # noqa: N815 - JSON key spelling
+    ogUrlPointsToParent: bool = False  # noqa: N815
+    ogUrlSelf: bool = False  # noqa: N815
+    canonicalSelf: bool = False  # noqa: N815
+    relPrevNext: bool = False  # noqa: N815
+    ordinalTitle: bool = False  # noqa: N815
+
+    def as_dict(self) -> dict[str, bool]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+SIGNAL_NAMES = tuple(f.name for f in fields(Signals))
+
+
+def page_signals(url: str, *, og_url: str | None, canonical: str | None,
+                 has_prev_next: bool, title: str | None) -> Signals:
+    self_og = equivalent(og_url, url)
+    return Signals(
+        ogUrlMismatch=bool(og_url) and not self_og,
+        ogUrlPointsToParent=points_to_ancestor(og_url, url),
+        ogUrlSelf=self_og,
+        canonicalSelf=equivalent(canonical, url),
+        relPrevNext=has_prev_next,
+        ordinalTitle=ordinal_title(title),
+    )
+
+
+def score(present: dict[str, bool]) -> int:
+    """Trap signals present minus legit signals present."""
+    return (sum(1 for s in TRAP_SIGNALS if present.get(s))
+            - sum(1 for s in LEGIT_SIGNALS if present.get(s)))
+
+
+def effective_threshold(cap: int, trap_score: int) -> int:
+    """``ceil(0.3 × cap)`` for trap-like clusters, ``5 × cap`` for legit-like, else ``cap``."""
+    if trap_score > 0:
+        return max(1, math.ceil(0.3 * cap))
+    if trap_score < 0:
+        return 5 * cap
+    return cap
