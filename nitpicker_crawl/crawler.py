@@ -325,16 +325,18 @@ class Crawler:
         jsonld = extraction.jsonld(raw)
         self.counters.pages_saved += 1
         keys = event = None
-        if self.softcap is not None and is_eligible(
+        if is_eligible(
                 is_external=False, content_type=fetched.content_type, title=fields["title"],
                 og_title=fields["og_title"], og_url=fields["og_url"]):
             keys = page_keys(final, title=fields["title"], description=fields["description"],
                              og_title=fields["og_title"], og_url=fields["og_url"])
-            extras = fields["meta_extras"]
-            signals = page_signals(final, og_url=fields["og_url"], canonical=fields["canonical"],
-                                   has_prev_next="prev" in extras or "next" in extras,
-                                   title=fields["title"])
-            event = self.softcap.observe(final, keys, signals)
+            if self.softcap is not None:
+                extras = fields["meta_extras"]
+                signals = page_signals(final, og_url=fields["og_url"],
+                                       canonical=fields["canonical"],
+                                       has_prev_next="prev" in extras or "next" in extras,
+                                       title=fields["title"])
+                event = self.softcap.observe(final, keys, signals)
 
         def store() -> int | None:
             w = self.writer

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 from urllib.parse import urlsplit
+
+from nitpicker_query.patterns import path_matches
 
 
 def split_list(value: str) -> list[str]:
@@ -34,61 +35,6 @@ def split_list(value: str) -> list[str]:
             current.append(ch)
     items.append("".join(current).strip())
     return [i for i in items if i]
-
-
-@lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """Compile a path glob: ``**`` any depth, ``*`` within a segment, ``?``, ``{a,b}``."""
-    out, i = [], 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "{":
-            end = pattern.find("}", i)
-            if end == -1:
-                out.append(re.escape(c))
-            else:
-                alternatives = pattern[i + 1:end].split(",")
-                out.append("(?:" + "|".join(re.escape(a) for a in alternatives) + ")")
-                i = end + 1
-                continue
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
-def path_matches(path: str, pattern: str) -> bool:
-    """Does the path, or a directory above it, match the glob?
-
-    Excluding a directory excludes what lies below it, as upstream's ``pathMatch`` does:
-
-    >>> path_matches("/blog/2020/01", "/blog/*")      # /blog/2020 matches
-    True
-    >>> path_matches("/blog/2020/01", "/blog/**/*")
-    True
-    >>> path_matches("/about", "/blog/*")
-    False
-    """
-    regex = glob_regex(pattern)
-    candidate = path
-    while True:
-        if regex.match(candidate) or regex.match(candidate.rstrip("/") or "/"):
-            return True
-        if candidate in ("", "/"):
-            return False
-        candidate = candidate.rstrip("/").rsplit("/", 1)[0] or "/"
 
 
 class Excluder:

@@ -32,10 +32,12 @@ from .format import FORMAT_VERSION
 from .queries.check_headers import check_headers
 from .queries.find_duplicates import find_duplicates
 from .queries.find_mismatches import find_mismatches
+from .queries.get_duplicate_clusters import get_duplicate_cluster, get_duplicate_clusters
 from .queries.get_page_detail import get_page_detail
 from .queries.get_page_html import get_page_html
 from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
+from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_links import list_links
 from .queries.list_pages import list_pages
@@ -59,10 +61,13 @@ __all__ = [
     "classify_error_kind",
     "find_duplicates",
     "find_mismatches",
+    "get_duplicate_cluster",
+    "get_duplicate_clusters",
     "get_page_detail",
     "get_page_html",
     "get_resource_referrers",
     "get_summary",
+    "list_dedupe_cap_events",
     "list_images",
     "list_links",
     "list_pages",

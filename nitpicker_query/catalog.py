@@ -18,10 +18,16 @@ from .queries.check_headers import check_headers
 from .queries.find_duplicates import find_duplicates
 from .queries.find_mismatches import TYPES as MISMATCH_TYPES
 from .queries.find_mismatches import find_mismatches
+from .queries.get_duplicate_clusters import (
+    GROUPINGS,
+    get_duplicate_cluster,
+    get_duplicate_clusters,
+)
 from .queries.get_page_detail import get_page_detail
 from .queries.get_page_html import get_page_html
 from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
+from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_links import LINK_TYPES, list_links
 from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
@@ -251,6 +257,49 @@ QUERIES: tuple[QuerySpec, ...] = (
             *_paging(),
         ),
         examples=("nitpicker-query headers site.nitpicker --missing-only",),
+    ),
+)
+
+QUERIES += (
+    QuerySpec(
+        "get_duplicate_clusters", "duplicate-clusters", get_duplicate_clusters,
+        "Groups of pages sharing title, description, og:title and og:url (trap clusters).",
+        (
+            Param("min_count", "int", "Smallest cluster reported.", default=10, minimum=2,
+                  example=50),
+            Param("by", "choice", "Group by the parent path's signature, or by the URL "
+                  "shape's (also joins traps spread over several parents).",
+                  default="signature", choices=GROUPINGS, example="shape"),
+            Param("sample_pages_limit", "int", "Member URLs listed per cluster (count is "
+                  "exact).", default=20, minimum=1, maximum=MAX_LIMIT, example=5),
+            *_paging(50),
+        ),
+        examples=("nitpicker-query duplicate-clusters site.nitpicker",
+                  "nitpicker-query duplicate-clusters site.nitpicker --by shape "
+                  "--min-count 50"),
+        table_columns=("count", "shapeKey", "ogUrlMismatchCount", "signature"),
+    ),
+    QuerySpec(
+        "get_duplicate_cluster", "duplicate-cluster", get_duplicate_cluster,
+        "Every page of one duplicate cluster.",
+        (
+            Param("signature", "str", "A cluster's signature, as listed by "
+                  "duplicate-clusters.", required=True,
+                  example="79dc25ad3abcbc287973c7ecba30e1a951991ee0"),
+            *_paging(),
+        ),
+        not_found="No cluster with signature {signature} in this archive (list them with "
+        "get_duplicate_clusters, or the duplicate-clusters command).",
+        examples=("nitpicker-query duplicate-cluster site.nitpicker --signature "
+                  "79dc25ad3abcbc287973c7ecba30e1a951991ee0",),
+    ),
+    QuerySpec(
+        "list_dedupe_cap_events", "dedupe-cap-events", list_dedupe_cap_events,
+        "Clusters the crawl's soft cap stopped, newest first, with the URLs each refused.",
+        (*_paging(),),
+        examples=("nitpicker-query dedupe-cap-events site.nitpicker",),
+        table_columns=("id", "shapeKey", "observedCount", "effectiveThreshold",
+                       "rejectedCount", "sampleUrl"),
     ),
 )
 

@@ -3,21 +3,18 @@
 One definition, used by the crawler's soft cap while crawling and by the duplicate-cluster
 queries afterwards, so a cap and a cluster can never disagree (DESIGN.md §4, seed 000).
 
-Worked examples (host ``example.com``):
+Worked examples (``https://example.com`` unless shown; parent path → shape key):
 
-=======================================  ===============  ==========================================
-URL                                      parent path      shape key
-=======================================  ===============  ==========================================
-``https://www.example.com/list/date/2024/``  ``/list/date``   ``example.com/list/date/{n}/``
-``http://example.com/list/date/1.5e+32/``    ``/list/date``   ``example.com/list/date/{n}/``
-``https://example.com/list?page=1``      ``/list``        ``example.com/list?page={v}``
-``https://example.com/list/2024?p=5``    ``/list/2024``   ``example.com/list/{n}?p={v}``
-``https://example.com/about``            ``/``            ``example.com/about``
-``https://example.com/``                 ``/``            ``example.com/``
-``https://example.com/search?q=a&page=2&q=b``  ``/search``  ``example.com/search?page={v}&q={v}``
-``https://example.com/archive/2026/11/30/``  ``/archive/2026/11``  ``example.com/archive/{n}/{n}/{n}/``
-``https://example.com/a/b/a/b/a/b/``     ``/a/b/a/b/a``   ``example.com/a/b/{r}/``
-=======================================  ===============  ==========================================
+- ``https://www.example.com/list/date/2024/``: ``/list/date`` →
+  ``example.com/list/date/{n}/`` (``www.`` and the scheme are not part of any key)
+- ``/list/date/1.5e+32/``: ``/list/date`` → ``example.com/list/date/{n}/``
+- ``/list?page=1``: ``/list`` → ``example.com/list?page={v}``
+- ``/list/2024?p=5``: ``/list/2024`` → ``example.com/list/{n}?p={v}``
+- ``/about``: ``/`` → ``example.com/about``; ``/``: ``/`` → ``example.com/``
+- ``/search?q=a&page=2&q=b``: ``/search`` → ``example.com/search?page={v}&q={v}``
+- ``/archive/2026/11/30/``: ``/archive/2026/11`` → ``example.com/archive/{n}/{n}/{n}/``
+- ``/a/b/a/b/a/b/``: ``/a/b/a/b/a`` → ``example.com/a/b/{r}/``
+- ``/products/shirt-red/``: ``/products`` → ``example.com/products/shirt-red/``
 
 - *host key*: host lower-cased, a leading ``www.`` and a default port removed (a
   non-default port stays: ``example.com:8080``).

@@ -88,12 +88,12 @@ def ordinal_title(title: str | None) -> bool:
 class Signals:
     """The six signals of one page; keys as stored in ``dedupe_cap_events.signals``."""
 
-    ogUrlMismatch: bool = False  # noqa: N815 - JSON key spelling
-    ogUrlPointsToParent: bool = False  # noqa: N815
-    ogUrlSelf: bool = False  # noqa: N815
-    canonicalSelf: bool = False  # noqa: N815
-    relPrevNext: bool = False  # noqa: N815
-    ordinalTitle: bool = False  # noqa: N815
+    ogUrlMismatch: bool = False
+    ogUrlPointsToParent: bool = False
+    ogUrlSelf: bool = False
+    canonicalSelf: bool = False
+    relPrevNext: bool = False
+    ordinalTitle: bool = False
 
     def as_dict(self) -> dict[str, bool]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -6,11 +6,14 @@ from . import (
     check_headers,
     find_duplicates,
     find_mismatches,
+    get_duplicate_cluster,
+    get_duplicate_clusters,
     get_page_detail,
     get_page_html,
     get_resource_referrers,
     get_summary,
     list_archives,
+    list_dedupe_cap_events,
     list_images,
     list_links,
     list_pages,
@@ -33,6 +36,9 @@ TOOLS: tuple[ToolDef, ...] = (
     get_resource_referrers.TOOL,
     list_images.TOOL,
     check_headers.TOOL,
+    get_duplicate_clusters.TOOL,
+    get_duplicate_cluster.TOOL,
+    list_dedupe_cap_events.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

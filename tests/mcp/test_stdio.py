@@ -16,6 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from nitpicker_mcp.tools import TOOLS
+from nitpicker_query.keys import page_keys
 
 pytestmark = pytest.mark.anyio
 SERVER = str(Path(sys.executable).with_name("nitpicker-mcp"))
@@ -23,6 +24,7 @@ ROOT_DIR = Path(__file__).resolve().parents[2]
 INSPECTOR_DIR = ROOT_DIR / ".npm-tools"
 INSPECTOR_PKG = "@modelcontextprotocol/inspector-cli@1.0.3"
 A = "http://localhost/a"
+SIG_A = page_keys(A, title="Page A", description=None, og_title=None, og_url=None).signature
 
 
 def params(*args: str) -> StdioServerParameters:
@@ -40,6 +42,9 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("list_links", {"archive": s, "type": "broken"}), ("list_resources", {"archive": s}),
         ("get_resource_referrers", {"archive": s, "resourceUrl": "http://localhost/style.css"}),
         ("list_images", {"archive": s}), ("check_headers", {"archive": s}),
+        ("get_duplicate_clusters", {"archive": s, "minCount": 2}),
+        ("get_duplicate_cluster", {"archive": s, "signature": SIG_A}),
+        ("list_dedupe_cap_events", {"archive": s}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls

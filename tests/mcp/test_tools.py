@@ -16,6 +16,7 @@ from mcp.types import ListRootsResult, Root
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_mcp.server import MAX_STRUCTURED_CHARS, create_server
 from nitpicker_mcp.tools import TOOLS
+from nitpicker_query.keys import page_keys
 
 pytestmark = pytest.mark.anyio
 MODES = ["legacy", "auto"]
@@ -94,6 +95,19 @@ async def test_every_tool_answers(root: Path, site: Path, mode: str) -> None:
         assert images["total"] == 0
         headers = await call(c, "check_headers", archive=s, missingOnly=True)
         assert headers["total"] == 4
+        events = await call(c, "list_dedupe_cap_events", archive=s)
+        assert events["total"] == 1
+        event = events["items"][0]
+        assert (event["shapeKey"], event["rejectedCount"], event["signals"]["ogUrlMismatch"]) == (
+            "localhost/list/date/{n}/", 1, True)
+        clusters = await call(c, "get_duplicate_clusters", archive=s, minCount=2)
+        assert clusters["total"] == 0
+        sig = page_keys(A, title="Page A", description=None, og_title=None,
+                        og_url=None).signature
+        one = await call(c, "get_duplicate_cluster", archive=s, signature=sig)
+        assert [m["url"] for m in one["items"]] == [A] and one["by"] == "signature"
+        assert "No cluster with signature" in await error(
+            c, "get_duplicate_cluster", archive=s, signature="0" * 40)
 
 
 @pytest.mark.parametrize(
@@ -194,7 +208,9 @@ async def test_full_sweep_is_read_only(root: Path) -> None:
                            ("get_page_detail", {"url": A}), ("get_page_html", {"url": A}),
                            ("find_duplicates", {}), ("find_mismatches", {"type": "canonical"}),
                            ("list_links", {"type": "orphaned"}), ("list_resources", {}),
-                           ("list_images", {}), ("check_headers", {})]:
+                           ("list_images", {}), ("check_headers", {}),
+                           ("get_duplicate_clusters", {"minCount": 2}),
+                           ("list_dedupe_cap_events", {})]:
             await call(c, name, archive=str(old), **args)
         await call(c, "list_archives")
     assert hashlib.sha256(old.read_bytes()).hexdigest() == before

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import nitpicker_query as q
+from nitpicker_query.keys import page_keys
 from nitpicker_query.catalog import QUERIES
 from tests.query.test_foreign_archive import build_upstream_like
 
@@ -18,6 +19,9 @@ SAMPLE_ARGS = {
     "find_mismatches": {"type": "canonical"},
     "list_links": {"type": "broken"},
     "get_resource_referrers": {"resource_url": "http://localhost/style.css"},
+    "get_duplicate_cluster": {"signature": page_keys(
+        "http://localhost/a", title="Page A", description=None, og_title=None,
+        og_url=None).signature},
 }
 
 

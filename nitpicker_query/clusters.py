@@ -1,0 +1,224 @@
+"""Duplicate clusters computed from an archive: members, grouping, and exclusion advice.
+
+Members are rendered internal HTML pages (the strict predicate) that have a signature
+(not all of title, og:title, og:url empty). Their keys come from ``page_signatures`` when
+the archive has it (written by our crawler with the same functions), and are computed
+with :func:`nitpicker_query.keys.page_keys` otherwise — so crawl-time caps and post-hoc
+clusters use identical values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from .archive import Archive
+from .format import strict_page
+from .keys import is_eligible, page_keys, shape_key
+from .patterns import path_matches
+from .signals import equivalent
+
+_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Member:
+    page_id: int
+    url: str
+    og_url: str | None
+    title: str
+    description: str
+    og_title: str
+    parent_path: str
+    shape_key: str
+    signature: str
+    shape_signature: str
+
+
+def _computed_members(a: Archive) -> Iterator[Member]:
+    for pid, url, title, description, og_title, og_url in a.rows(
+            f"SELECT p.id, p.url, p.title, p.description, p.og_title, p.og_url FROM pages p "
+            f"WHERE {strict_page('p')}"):
+        if not is_eligible(is_external=False, content_type="text/html", title=title,
+                           og_title=og_title, og_url=og_url):
+            continue
+        k = page_keys(url, title=title, description=description, og_title=og_title,
+                      og_url=og_url)
+        yield Member(pid, url, og_url, k.title, k.description, k.og_title, k.parent_path,
+                     k.shape_key, k.signature, k.shape_signature)
+
+
+def stored_keys(a: Archive) -> bool:
+    """Use ``page_signatures``? Only when it has a row for every eligible page.
+
+    A crawl by another tool, an older build, or an archive extended by a writer that did
+    not fill the table would otherwise lose members; then the keys are computed instead.
+    """
+    cached = getattr(a, "_stored_keys", None)
+    if cached is None:
+        cached = a.has_table("page_signatures") and a.execute(
+            f"SELECT 1 FROM pages p WHERE {strict_page('p')} AND (COALESCE(p.title, '') != '' "
+            "OR COALESCE(p.og_title, '') != '' OR COALESCE(p.og_url, '') != '') AND NOT EXISTS "
+            "(SELECT 1 FROM page_signatures ps WHERE ps.page_id = p.id) LIMIT 1"
+        ).fetchone() is None
+        a._stored_keys = cached  # type: ignore[attr-defined]
+    return bool(cached)
+
+
+def group_counts(a: Archive, by: str, min_count: int) -> dict[str, int]:
+    """Signature (or shape signature) → member count, for groups of ``min_count`` or more."""
+    column = "signature" if by == "signature" else "shape_signature"
+    if stored_keys(a):
+        rows = a.rows(
+            f"SELECT ps.{column}, count(*) FROM page_signatures ps JOIN pages p ON "
+            f"p.id = ps.page_id WHERE {strict_page('p')} GROUP BY ps.{column} "
+            "HAVING count(*) >= ?", (min_count,))
+        return {sig: n for sig, n in rows}
+    counts: Counter[str] = Counter(getattr(m, column) for m in _computed_members(a))
+    return {sig: n for sig, n in counts.items() if n >= min_count}
+
+
+def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Member]]:
+    """Every member of each given group, URL order."""
+    column = "signature" if by == "signature" else "shape_signature"
+    wanted = set(signatures)
+    result: dict[str, list[Member]] = {s: [] for s in signatures}
+    if stored_keys(a):
+        for start in range(0, len(signatures), _CHUNK):
+            chunk = signatures[start:start + _CHUNK]
+            marks = ",".join("?" for _ in chunk)
+            for row in a.rows(
+                    f"SELECT p.id, p.url, p.og_url, p.title, p.description, p.og_title, "
+                    f"ps.parent_key, ps.shape_key, ps.signature, ps.shape_signature "
+                    f"FROM page_signatures ps JOIN pages p ON p.id = ps.page_id "
+                    f"WHERE {strict_page('p')} AND ps.{column} IN ({marks})", chunk):
+                pid, url, og_url, title, description, og_title, _, skey, sig, ssig = row
+                k = page_keys(url, title=title, description=description, og_title=og_title,
+                              og_url=og_url)
+                result[sig if by == "signature" else ssig].append(Member(
+                    pid, url, og_url, k.title, k.description, k.og_title, k.parent_path,
+                    skey, sig, ssig))
+    else:
+        for m in _computed_members(a):
+            key = m.signature if by == "signature" else m.shape_signature
+            if key in wanted:
+                result[key].append(m)
+    for members in result.values():
+        members.sort(key=lambda m: m.url)
+    return result
+
+
+def og_url_mismatch(m: Member) -> bool:
+    return bool(m.og_url) and not equivalent(m.og_url, m.url)
+
+
+# --------------------------------------------------------------------------- exclusions
+
+
+def _glob_for(shape: str) -> str | None:
+    path = "/" + shape.split("/", 1)[1] if "/" in shape else "/"
+    path = path.split("?", 1)[0]
+    if "{n}" not in path and "{r}" not in path:
+        return None
+    return path.replace("{r}", "**").replace("{n}", "*")
+
+
+def _regex_for(members: list[Member], shape: str) -> str:
+    sample = urlsplit(members[0].url)
+    path = "/" + shape.split("/", 1)[1].split("?", 1)[0] if "/" in shape else "/"
+    parts = [re.escape(p) if p not in ("{n}", "{r}") else p for p in path.split("/")]
+    body = "/".join(parts).replace("{n}", "[^/?#]+").replace("/{r}", "(?:/[^/?#]+)*")
+    pattern = "^" + re.escape(f"{sample.scheme}://{sample.netloc}") + body
+    queries = [dict(parse_qsl(urlsplit(m.url).query, keep_blank_values=True)) for m in members]
+    keys = sorted(set().union(*queries)) if queries else []
+    if keys:
+        pattern += r"\?"
+        for key in keys:
+            values = {q.get(key) for q in queries}
+            if len(values) == 1 and None not in values:
+                value = re.escape(str(next(iter(values))))
+                pattern += f"(?=(?:[^#]*&)?{re.escape(key)}={value}(?:&|#|$))"
+            else:
+                pattern += f"(?=(?:[^#]*&)?{re.escape(key)}=)"
+    else:
+        pattern += "$"
+    return pattern
+
+
+def _prefix_for(members: list[Member]) -> str | None:
+    urls = [m.url for m in members]
+    first, last = min(urls), max(urls)
+    i = 0
+    while i < min(len(first), len(last)) and first[i] == last[i]:
+        i += 1
+    prefix = first[:i]
+    cut = max(prefix.rfind(c) for c in "/?&=")
+    prefix = prefix[: cut + 1] if cut >= 0 else prefix
+    return prefix if urlsplit(prefix).path not in ("", "/") or "?" in prefix else None
+
+
+def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, Any] | None:
+    """The narrowest exclusion matching every member, checked against the archive.
+
+    Candidates: ``--exclude`` (a path glob from the URL shape), ``--exclude-url`` (the
+    members' common URL prefix) and ``--exclude-pattern`` (a regex from the shape, with the
+    query values the members share). Each is run over the archive's URLs that share the
+    literal start of the pattern: ``matchesInCluster`` members it excludes (must be all),
+    ``matchesRefused`` URLs the soft cap already refused, ``matchesOutside`` other
+    archived URLs it would also exclude. The one with the fewest outside matches wins;
+    a tie goes to the simpler flag.
+    """
+    if not members:
+        return None
+    member_urls = {m.url for m in members}
+    sample = urlsplit(members[0].url)
+    origin = f"{sample.scheme}://{sample.netloc}"
+    candidates: list[tuple[str, str, Any]] = []
+    glob = _glob_for(shape)
+    if glob is not None:
+        candidates.append(("--exclude", glob, lambda u, g=glob: path_matches(
+            urlsplit(u).path or "/", g)))
+    prefix = _prefix_for(members)
+    if prefix is not None:
+        candidates.append(("--exclude-url", prefix, lambda u, p=prefix: u.startswith(p)))
+    regex = _regex_for(members, shape)
+    compiled = re.compile(regex)
+    candidates.append(("--exclude-pattern", regex, lambda u, r=compiled: r.search(u) is not None))
+    literal = origin + "/" + (shape.split("/", 1)[1] if "/" in shape else "").split("{", 1)[0]
+    literal = literal.split("?", 1)[0]
+    literal = literal[: literal.rfind("/") + 1]
+    like = literal.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    rows = a.rows("SELECT url, skipReason FROM pages WHERE url LIKE ? ESCAPE '\\'", (like,))
+    best: dict[str, Any] | None = None
+    for flag, value, test in candidates:
+        inside = refused = outside = 0
+        for url, reason in rows:
+            if not test(url):
+                continue
+            if url in member_urls:
+                inside += 1
+            elif reason == "dedupe-cap":
+                refused += 1
+            else:
+                outside += 1
+        if inside < len(member_urls):
+            continue
+        entry = {"flag": flag, "value": value, "matchesInCluster": inside,
+                 "matchesRefused": refused, "matchesOutside": outside}
+        if best is None or outside < best["matchesOutside"]:
+            best = entry
+    return best
+
+
+def shape_of(members: list[Member]) -> str:
+    """The most common URL shape among members (ties: the smallest)."""
+    counts = Counter(m.shape_key for m in members)
+    return min(counts, key=lambda s: (-counts[s], s)) if counts else ""
+
+
+__all__ = ["Member", "group_counts", "members_of", "og_url_mismatch", "shape_key",
+           "shape_of", "suggest_exclude"]

@@ -1,0 +1,118 @@
+"""``list_dedupe_cap_events``: the soft cap's audit log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..archive import Archive, opened
+from ..keys import page_keys
+from ..paging import check_paging, envelope
+from ._common import json_object
+
+_COLUMNS = ("id", "shape_key", "sample_url", "body_hash", "effective_threshold",
+            "observed_count", "detected_at", "rejected_count", "signature", "parent_path",
+            "title", "description", "og_title", "og_url", "trap_score", "signals")
+
+
+def captured_counts(a: Archive, signatures: list[str]) -> dict[str, int]:
+    """Rendered internal pages per signature (from ``page_signatures``, else recomputed)."""
+    if not signatures:
+        return {}
+    wanted = set(signatures)
+    counts = dict.fromkeys(wanted, 0)
+    from ..clusters import stored_keys
+
+    if stored_keys(a):
+        marks = ",".join("?" for _ in wanted)
+        for sig, kind_count in (
+            *a.execute(f"SELECT signature, count(*) FROM page_signatures WHERE signature IN "
+                       f"({marks}) GROUP BY signature", list(wanted)).fetchall(),
+            *a.execute(f"SELECT shape_signature, count(*) FROM page_signatures WHERE "
+                       f"shape_signature IN ({marks}) GROUP BY shape_signature",
+                       list(wanted)).fetchall(),
+        ):
+            counts[sig] = max(counts[sig], kind_count)
+        return counts
+    from ..format import strict_page
+
+    for url, title, description, og_title, og_url in a.execute(
+            f"SELECT url, title, description, og_title, og_url FROM pages p "
+            f"WHERE {strict_page('p')}"):
+        k = page_keys(url, title=title, description=description, og_title=og_title,
+                      og_url=og_url)
+        for sig in (k.signature, k.shape_signature):
+            if sig in wanted:
+                counts[sig] += 1
+    return counts
+
+
+def event_item(row: dict[str, Any], captured: int, archived: bool) -> dict[str, Any]:
+    body = row.get("body_hash")
+    signals = json_object(row.get("signals")) if row.get("signals") is not None else None
+    return {
+        "id": row["id"], "shapeKey": row["shape_key"], "sampleUrl": row["sample_url"],
+        "bodyHash": bytes(body).hex() if isinstance(body, bytes | memoryview) else body,
+        "effectiveThreshold": row["effective_threshold"],
+        "observedCount": row["observed_count"], "detectedAt": row["detected_at"],
+        "rejectedCount": row["rejected_count"], "capturedPageCount": captured,
+        "sampleUrlArchived": archived, "signature": row.get("signature"),
+        "parentPath": row.get("parent_path"), "title": row.get("title"),
+        "description": row.get("description"), "ogTitle": row.get("og_title"),
+        "ogUrl": row.get("og_url"), "trapScore": row.get("trap_score"),
+        "signals": signals if signals else None,
+    }
+
+
+def events_by_signature(a: Archive, signatures: list[str]) -> dict[str, dict[str, Any]]:
+    """The event item (lowest id) for each of ``signatures`` that has one."""
+    if not a.has_table("dedupe_cap_events") or not signatures or (
+            "signature" not in a.columns("dedupe_cap_events")):
+        return {}
+    marks = ",".join("?" for _ in signatures)
+    rows = a.execute(f"SELECT {a.select_list('dedupe_cap_events', 'e', _COLUMNS)} FROM "
+                     f"dedupe_cap_events e WHERE e.signature IN ({marks}) ORDER BY e.id",
+                     signatures).fetchall()
+    return _items(a, [dict(zip(_COLUMNS, r, strict=True)) for r in rows], first_only=True)
+
+
+def _items(a: Archive, rows: list[dict[str, Any]], *, first_only: bool = False
+           ) -> dict[str, dict[str, Any]]:
+    captured = captured_counts(a, [r["signature"] for r in rows if r.get("signature")])
+    result: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        key = r.get("signature") or str(r["id"])
+        if first_only and key in result:
+            continue
+        archived = a.execute("SELECT 1 FROM pages WHERE url = ? AND scraped = 1",
+                             (r["sample_url"],)).fetchone() is not None
+        result[key if first_only else str(r["id"])] = event_item(
+            r, captured.get(r.get("signature") or "", 0), archived)
+    return result
+
+
+def list_dedupe_cap_events(archive: Archive | str, *, limit: int = 100, offset: int = 0
+                           ) -> dict[str, Any]:
+    """Which clusters did the crawl's soft cap stop, and how many URLs did each refuse?
+
+    One item per cap, newest first: ``shapeKey`` (the URL shape that was gated, e.g.
+    ``example.com/list/date/{n}/``), ``sampleUrl`` (the page that tipped it),
+    ``effectiveThreshold`` and ``observedCount``, ``rejectedCount`` (distinct URLs
+    refused because of it; null when the crawl crashed before counting), the meta values
+    that defined the cluster, ``signals`` (which trap/legit signals held) and
+    ``trapScore``; ``capturedPageCount`` is how many archived pages carry the signature
+    and ``sampleUrlArchived`` whether the sample page was stored. An archive without the
+    table (upstream's, or written without the cap) answers an empty list.
+
+    Upstream: ``list-dedupe-cap-events.ts`` (format 0.13, snake_case keys).
+    """
+    limit, offset = check_paging(limit, offset)
+    with opened(archive) as a:
+        if not a.has_table("dedupe_cap_events"):
+            return envelope([], 0, limit, offset)
+        total = a.count("SELECT count(*) FROM dedupe_cap_events")
+        rows = a.execute(
+            f"SELECT {a.select_list('dedupe_cap_events', 'e', _COLUMNS)} FROM "
+            "dedupe_cap_events e ORDER BY e.detected_at DESC, e.id DESC LIMIT ? OFFSET ?",
+            (limit, offset)).fetchall()
+        items = list(_items(a, [dict(zip(_COLUMNS, r, strict=True)) for r in rows]).values())
+    return envelope(items, total, limit, offset)
