@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import nitpicker_query as q
-from nitpicker_query.keys import page_keys
 from nitpicker_query.catalog import QUERIES
+from nitpicker_query.keys import page_keys
 from tests.query.test_foreign_archive import build_upstream_like
 
 SAMPLE_ARGS = {
