@@ -52,3 +52,22 @@ def plain_crawl(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Crawl
 def rendered_crawl(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Crawl:
     """The site without its traps, rendered in Chromium."""
     return _site_crawl(zoo, tmp_path_factory.mktemp("rendered"))
+
+
+def _cap_crawl(zoo: TrapZoo, directory: Path, *extra: str) -> Crawl:
+    out = directory / "capped.nitpicker"
+    r = run_crawl(directory, zoo.url, "-o", str(out), "--dedupe-cap", "100", *extra,
+                  timeout=600)
+    return Crawl(out, r.returncode, r.stderr)
+
+
+@pytest.fixture(scope="session")
+def capped_plain(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Crawl:
+    """The whole trap site, traps included, ``--dedupe-cap 100 --no-render``, no max-pages."""
+    return _cap_crawl(zoo, tmp_path_factory.mktemp("capped-plain"), "--no-render")
+
+
+@pytest.fixture(scope="session")
+def capped_rendered(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Crawl:
+    """The same in Chromium."""
+    return _cap_crawl(zoo, tmp_path_factory.mktemp("capped-rendered"))

@@ -1,0 +1,132 @@
+"""The soft cap tracker, driven directly: thresholds, gating, and the four release
+mechanisms inspected through the tracker's state."""
+
+from __future__ import annotations
+
+from nitpicker_crawl.softcap import SoftCap
+from nitpicker_query.keys import page_keys
+from nitpicker_query.signals import page_signals
+
+
+def feed(cap: SoftCap, url: str, *, title: str = "News", og_url: str | None = None,
+         canonical: str | None = None, prev_next: bool = False) -> int | None:
+    """Observe one page; record an event under the next id; return that id (or None)."""
+    keys = page_keys(url, title=title, description="d", og_title=title, og_url=og_url)
+    signals = page_signals(url, og_url=og_url, canonical=canonical,
+                           has_prev_next=prev_next, title=title)
+    event = cap.observe(url, keys, signals)
+    if event is None:
+        return None
+    event_id = len(cap.events) + 1
+    cap.record(event, event_id)
+    return event_id
+
+
+def fires_at(cap: SoftCap, urls: list[str], **kw: object) -> int | None:
+    for n, url in enumerate(urls, start=1):
+        if feed(cap, url, **kw) is not None:  # type: ignore[arg-type]
+            return n
+    return None
+
+
+def test_og_url_to_parent_caps_after_30_percent() -> None:
+    cap = SoftCap(100)
+    urls = [f"http://h/list/date/{2000 + i}/" for i in range(200)]
+    assert fires_at(cap, urls, og_url="http://h/list/date/") == 31   # exceeds ceil(0.3·100)
+    event = cap.events[0]
+    assert (event.effective_threshold, event.observed_count, event.kind) == (30, 31, "parent")
+    assert event.signals["ogUrlPointsToParent"] and event.trap_score == 2
+
+
+def test_no_signal_caps_after_n() -> None:
+    cap = SoftCap(100)
+    urls = [f"http://h/archive/?offset={10 * i}" for i in range(300)]
+    assert fires_at(cap, urls, title="Archive") == 101
+    assert cap.events[0].effective_threshold == 100
+
+
+def test_legit_pager_signals_raise_the_threshold() -> None:
+    cap = SoftCap(100)
+    urls = [f"http://h/blog/page/{i}/" for i in range(1, 700)]
+    # same meta on every page, but og:url = self, canonical = self, rel=prev/next
+    assert fires_at(cap, urls[:499], og_url=None, canonical=None, prev_next=True,
+                    title="Blog") is None  # 5 x 100 not exceeded
+    cap2 = SoftCap(100)
+    n = fires_at(cap2, urls, prev_next=True, title="Blog")
+    assert n == 501 and cap2.events[0].effective_threshold == 500
+
+
+def test_uniform_catalogue_with_self_canonicals_is_never_capped_at_100() -> None:
+    cap = SoftCap(100)
+    for colour in range(400):
+        url = f"http://h/products/shirt-{chr(97 + colour % 26)}{colour}/"
+        assert feed(cap, url, title="Shirt", og_url=url, canonical=url) is None
+
+
+def test_gating_is_by_shape_never_by_parent_path() -> None:
+    cap = SoftCap(10)
+    history = [f"http://h/index.php?title=A&action=history&oldid={i}" for i in range(20)]
+    assert fires_at(cap, history, title="History", og_url="http://h/index.php") is not None
+    assert cap.admit("http://h/index.php?title=B&action=history&oldid=7") == 1
+    assert cap.admit("http://h/index.php?title=Article_02") is None      # shares /index.php
+    assert cap.admit("http://h/index.php") is None
+    assert cap.admit("http://h/other/?title=A&action=history&oldid=1") is None
+
+
+def test_capped_signature_moves_to_the_sticky_set() -> None:
+    cap = SoftCap(5)
+    urls = [f"http://h/s?page={i}" for i in range(10)]
+    assert fires_at(cap, urls, og_url="http://h/s") == 3   # ceil(0.3·5) = 2, exceeded at 3
+    keys = page_keys(urls[0], title="News", description="d", og_title="News",
+                     og_url="http://h/s")
+    assert keys.signature in cap.sticky and keys.shape_signature in cap.sticky
+    assert keys.signature not in cap.counters and keys.shape_signature not in cap.counters
+    assert feed(cap, urls[5], og_url="http://h/s") is None  # sticky: counted no more
+    assert not cap.counters and len(cap.events) == 1
+
+
+def test_age_window_drops_counters_that_never_capped() -> None:
+    cap = SoftCap(100, age_window=50)
+    feed(cap, "http://h/slow/1", title="Spread out")
+    slow = page_keys("http://h/slow/1", title="Spread out", description="d",
+                     og_title="Spread out", og_url=None)
+    assert slow.signature in cap.counters
+    for i in range(60):
+        feed(cap, f"http://h/other{i}/x", title=f"T{i}")
+    assert slow.signature not in cap.counters and cap.evicted["age"] >= 2
+    # a late look-alike restarts from zero instead of inheriting the old count
+    feed(cap, "http://h/slow/2", title="Spread out")
+    assert cap.counters[slow.signature].count == 1
+
+
+def test_parent_key_counters_drop_when_nothing_is_pending() -> None:
+    cap = SoftCap(100)
+    feed(cap, "http://h/news/1", title="A")
+    feed(cap, "http://h/blog/1", title="B")
+    parents = {c.parent_key for c in cap.counters.values()}
+    assert parents == {"h/news", "h/blog"}
+    cap.parent_idle("h/news")
+    assert {c.parent_key for c in cap.counters.values()} == {"h/blog"}
+    assert cap.evicted["parent"] == 2   # its signature and shape-signature counters
+
+
+def test_map_cap_evicts_least_recently_used() -> None:
+    cap = SoftCap(100, map_cap=10, age_window=10**9)
+    feed(cap, "http://h/keep/1", title="keep")
+    for i in range(30):
+        feed(cap, f"http://h/u{i}/p", title=f"unique {i}")
+        feed(cap, "http://h/keep/1", title="keep")  # touched: stays recent
+        assert len(cap.counters) <= 10
+    keep = page_keys("http://h/keep/1", title="keep", description="d", og_title="keep",
+                     og_url=None)
+    assert keep.signature in cap.counters and cap.evicted["lru"] > 0
+
+
+def test_refusals_are_credited_to_the_lowest_event() -> None:
+    cap = SoftCap(2)
+    fires_at(cap, [f"http://h/a/{i}/" for i in range(5)], title="X")
+    cap.refused(1)
+    cap.refused(1)
+    assert cap.rejected == {1: 2} and cap.rejected_total == 2
+    cap.restore(7, "f" * 40, {"h/a/{n}/", "h/b/{n}/"})
+    assert cap.admit("http://h/a/9/") == 1 and cap.admit("http://h/b/9/") == 7
