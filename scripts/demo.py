@@ -1,8 +1,9 @@
-"""``make demo``: crawl the bundled trap site, then ask the archive questions.
+"""``make demo``: crawl the bundled trap site with the soft cap, then ask the archive.
 
-Starts TrapZoo on 127.0.0.1, crawls it with Chromium (``--max-pages`` keeps the endless
-traps finite until the soft cap exists), and shows what ``nitpicker-query`` says: the
-summary, the duplicated titles the traps produce, broken links and redirects.
+Starts TrapZoo on 127.0.0.1 — five endless traps among ordinary pages — and crawls all of
+it with Chromium and ``--dedupe-cap 100``, no ``--max-pages``: the crawl ends by itself.
+Then shows what ``nitpicker-query`` says: the cap events, the duplicate clusters with the
+exclusion each suggests, and the summary.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 OUT = ROOT / "demo"
 ARCHIVE = OUT / "trapzoo.nitpicker"
 BIN = Path(sys.executable).parent
-MAX_PAGES = "300"
 
 
 def run(tool: str, *args: str) -> None:
@@ -33,12 +33,12 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     with TrapZoo() as zoo:
         print(f"TrapZoo is serving {zoo.url} (and an external origin {zoo.external_url})")
-        run("nitpicker-crawl", zoo.url, "-o", str(ARCHIVE), "--max-pages", MAX_PAGES)
+        run("nitpicker-crawl", zoo.url, "-o", str(ARCHIVE), "--dedupe-cap", "100")
+    run("nitpicker-query", "dedupe-cap-events", str(ARCHIVE), "--format", "table")
+    run("nitpicker-query", "duplicate-clusters", str(ARCHIVE), "--format", "table")
+    run("nitpicker-query", "duplicate-clusters", str(ARCHIVE), "--limit", "1", "--format",
+        "json", "--pretty")
     run("nitpicker-query", "summary", str(ARCHIVE), "--format", "table")
-    run("nitpicker-query", "duplicates", str(ARCHIVE), "--limit", "6", "--pages-limit", "2",
-        "--format", "table")
-    run("nitpicker-query", "links", str(ARCHIVE), "--type", "broken", "--format", "table")
-    run("nitpicker-query", "pages", str(ARCHIVE), "--status-min", "400", "--format", "table")
 
 
 if __name__ == "__main__":

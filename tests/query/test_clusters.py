@@ -1,0 +1,101 @@
+"""Duplicate clusters on an archive without our tables (upstream's): computed on the fly,
+read-only, with hand-computed signatures."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import tarfile
+from pathlib import Path
+
+import pytest
+
+import nitpicker_query as q
+from tests.query.test_foreign_archive import UPSTREAM_DDL
+
+H = "http://localhost"
+
+
+def _sig(*parts: str) -> str:
+    return hashlib.sha1("\0".join(parts).encode()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def upstream_with_trap(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("upstream-trap")
+    work = d / "old"
+    work.mkdir()
+    conn = sqlite3.connect(work / "db.sqlite")
+    for ddl in UPSTREAM_DDL:
+        conn.execute(ddl)
+    conn.execute("INSERT INTO info (version, name, baseUrl, roots) VALUES "
+                 "('0.10.0', 'old', ?, ?)", (H + "/", f'["{H}/"]'))
+    rows = [(f"{H}/search?page={n}", "Search", "Find things", "Search", f"{H}/search")
+            for n in range(1, 13)]                                     # 12: a trap
+    rows += [(f"{H}/news/{n}", "News", "Latest", None, None) for n in range(1, 11)]  # 10
+    rows += [(f"{H}/p/{n}", f"Page {n}", None, None, None) for n in range(5)]        # unique
+    rows += [(f"{H}/gone/{n}", "Same", None, None, None) for n in range(3)]          # small
+    conn.executemany(
+        "INSERT INTO pages (url, scraped, isTarget, isExternal, status, contentType, title, "
+        "description, og_title, og_url, meta_extras) VALUES (?, 1, 1, 0, 200, 'text/html', "
+        "?, ?, ?, ?, '{}')", rows)
+    conn.commit()
+    conn.close()
+    out = d / "old.nitpicker"
+    with tarfile.open(out, "w") as tf:
+        tf.add(work, arcname="old", recursive=False)
+        tf.add(work / "db.sqlite", arcname="old/db.sqlite")
+    return out
+
+
+def test_clusters_are_computed_without_page_signatures(upstream_with_trap: Path) -> None:
+    before = hashlib.sha256(upstream_with_trap.read_bytes()).hexdigest()
+    with q.open_archive(upstream_with_trap) as a:
+        assert not a.has_table("page_signatures") and not a.has_table("dedupe_cap_events")
+        assert q.list_dedupe_cap_events(a) == {"items": [], "total": 0, "limit": 100,
+                                               "offset": 0, "nextOffset": None}
+        clusters = q.get_duplicate_clusters(a)
+        assert not a.has_table("page_signatures")
+    assert hashlib.sha256(upstream_with_trap.read_bytes()).hexdigest() == before
+    assert clusters["total"] == 2
+    search, news = clusters["items"]
+    assert search["signature"] == _sig("localhost/search", "Search", "Find things", "Search",
+                                       f"{H}/search")
+    assert (search["count"], search["parentPath"], search["shapeKey"]) == (
+        12, "/search", "localhost/search?page={v}")
+    assert search["ogUrlMismatchCount"] == 12 and search["capEvent"] is None
+    assert search["samplePages"][:3] == [f"{H}/search?page=1", f"{H}/search?page=10",
+                                         f"{H}/search?page=11"]
+    assert search["suggestedExclude"] == {
+        "flag": "--exclude-url", "value": f"{H}/search?page=", "matchesInCluster": 12,
+        "matchesRefused": 0, "matchesOutside": 0}
+    assert news["signature"] == _sig("localhost/news", "News", "Latest", "", "")
+    assert (news["count"], news["ogUrlMismatchCount"]) == (10, 0)
+    assert news["metaSignatureFields"] == {"title": "News", "description": "Latest",
+                                           "ogTitle": "", "ogUrl": ""}
+
+
+def test_min_count_by_shape_and_paging(upstream_with_trap: Path) -> None:
+    small = q.get_duplicate_clusters(upstream_with_trap, min_count=3)
+    assert [c["count"] for c in small["items"]] == [12, 10, 3]
+    by_shape = q.get_duplicate_clusters(upstream_with_trap, by="shape", min_count=3)
+    assert [c["count"] for c in by_shape["items"]] == [12, 10, 3]
+    page = q.get_duplicate_clusters(upstream_with_trap, min_count=3, limit=1, offset=1)
+    assert [c["count"] for c in page["items"]] == [10] and page["nextOffset"] == 2
+
+
+def test_drill_down(upstream_with_trap: Path) -> None:
+    sig = _sig("localhost/news", "News", "Latest", "", "")
+    cluster = q.get_duplicate_cluster(upstream_with_trap, signature=sig, limit=3)
+    assert cluster is not None
+    assert (cluster["total"], cluster["by"], cluster["nextOffset"]) == (10, "signature", 3)
+    assert [m["url"] for m in cluster["items"]] == [f"{H}/news/1", f"{H}/news/10",
+                                                    f"{H}/news/2"]
+    assert q.get_duplicate_cluster(upstream_with_trap, signature="0" * 40) is None
+
+
+def test_cluster_arguments_are_checked(upstream_with_trap: Path) -> None:
+    with pytest.raises(q.InvalidArgument, match="by must be one of signature, shape"):
+        q.get_duplicate_clusters(upstream_with_trap, by="title")
+    with pytest.raises(q.InvalidArgument, match="min_count must be at least 2"):
+        q.get_duplicate_clusters(upstream_with_trap, min_count=1)
