@@ -23,6 +23,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nitpicker_crawl.archive import ArchiveWriter
+from nitpicker_query.keys import is_eligible, page_keys
+
+
+def _signature(w: ArchiveWriter, pid: int, url: str, fields: dict[str, object]) -> None:
+    """Write the page's keys as the crawler does (``page_signatures``)."""
+    title, og_title, og_url = fields.get("title"), fields.get("og_title"), fields.get("og_url")
+    if not is_eligible(is_external=False, content_type=fields.get("contentType"),  # type: ignore[arg-type]
+                       title=title, og_title=og_title, og_url=og_url):  # type: ignore[arg-type]
+        return
+    k = page_keys(url, title=title, description=fields.get("description"),  # type: ignore[arg-type]
+                  og_title=og_title, og_url=og_url)  # type: ignore[arg-type]
+    w.save_page_signature(pid, signature=k.signature, shape_signature=k.shape_signature,
+                          parent_key=k.parent_key, shape_key=k.shape_key)
 
 SEED = 20261130
 HOST = "https://bench.example"
@@ -100,6 +113,7 @@ def build(output: Path, pages: int, seed: int = SEED) -> dict[str, int]:
         if status == -1:
             fields = {"status": -1, "isExternal": 0, "contentType": None}
         pid = w.save_page(url, fields)
+        _signature(w, pid, url, fields)
         truth["pages"] += 1
         if status == -1:
             w.add_crawl_error(url, "getaddrinfo ENOTFOUND bench.example")
@@ -139,9 +153,11 @@ def build(output: Path, pages: int, seed: int = SEED) -> dict[str, int]:
                     isExternal=1, title=f"Partner {k}")
         truth["external"] += 1
     for k, url in trap_urls:
-        pid = w.save_page(url, status=200, contentType="text/html", isExternal=0,
-                          title=f"Archive {k}", description="Every article, by date",
-                          og_title=f"Archive {k}", og_url=f"{HOST}/trap-{k}/list/")
+        trap = {"status": 200, "contentType": "text/html", "isExternal": 0,
+                "title": f"Archive {k}", "description": "Every article, by date",
+                "og_title": f"Archive {k}", "og_url": f"{HOST}/trap-{k}/list/"}
+        pid = w.save_page(url, trap)
+        _signature(w, pid, url, trap)
         w.save_html(pid, TEMPLATE.format(title=f"Archive {k}", body="<p>same</p>"))
         truth["pages"] += 1
     w.close()

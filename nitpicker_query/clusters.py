@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .archive import Archive
 from .format import strict_page
-from .keys import is_eligible, page_keys, shape_key
+from .keys import is_eligible, meta_value, page_keys, shape_key
 from .patterns import path_matches
 from .signals import equivalent
 
@@ -33,7 +33,6 @@ class Member:
     title: str
     description: str
     og_title: str
-    parent_path: str
     shape_key: str
     signature: str
     shape_signature: str
@@ -48,8 +47,8 @@ def _computed_members(a: Archive) -> Iterator[Member]:
             continue
         k = page_keys(url, title=title, description=description, og_title=og_title,
                       og_url=og_url)
-        yield Member(pid, url, og_url, k.title, k.description, k.og_title, k.parent_path,
-                     k.shape_key, k.signature, k.shape_signature)
+        yield Member(pid, url, og_url, k.title, k.description, k.og_title, k.shape_key,
+                     k.signature, k.shape_signature)
 
 
 def stored_keys(a: Archive) -> bool:
@@ -97,11 +96,9 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
                     f"FROM page_signatures ps JOIN pages p ON p.id = ps.page_id "
                     f"WHERE {strict_page('p')} AND ps.{column} IN ({marks})", chunk):
                 pid, url, og_url, title, description, og_title, _, skey, sig, ssig = row
-                k = page_keys(url, title=title, description=description, og_title=og_title,
-                              og_url=og_url)
                 result[sig if by == "signature" else ssig].append(Member(
-                    pid, url, og_url, k.title, k.description, k.og_title, k.parent_path,
-                    skey, sig, ssig))
+                    pid, url, og_url, meta_value(title), meta_value(description),
+                    meta_value(og_title), skey, sig, ssig))
     else:
         for m in _computed_members(a):
             key = m.signature if by == "signature" else m.shape_signature
@@ -113,7 +110,8 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
 
 
 def og_url_mismatch(m: Member) -> bool:
-    return bool(m.og_url) and not equivalent(m.og_url, m.url)
+    """og:url present and not this page (the trap signal ``ogUrlMismatch``)."""
+    return bool(m.og_url) and m.og_url != m.url and not equivalent(m.og_url, m.url)
 
 
 # --------------------------------------------------------------------------- exclusions
@@ -164,36 +162,54 @@ def _prefix_for(members: list[Member]) -> str | None:
 def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, Any] | None:
     """The narrowest exclusion matching every member, checked against the archive.
 
-    Candidates: ``--exclude`` (a path glob from the URL shape), ``--exclude-url`` (the
-    members' common URL prefix) and ``--exclude-pattern`` (a regex from the shape, with the
-    query values the members share). Each is run over the archive's URLs that share the
-    literal start of the pattern: ``matchesInCluster`` members it excludes (must be all),
-    ``matchesRefused`` URLs the soft cap already refused, ``matchesOutside`` other
-    archived URLs it would also exclude. The one with the fewest outside matches wins;
-    a tie goes to the simpler flag.
+    Candidates, simplest first: ``--exclude-url`` (the members' common URL prefix),
+    ``--exclude`` (a path glob from the URL shape) and ``--exclude-pattern`` (a regex from
+    the shape, with the query values the members share). For each: ``matchesInCluster``
+    members it excludes (must be all), ``matchesRefused`` URLs the soft cap already
+    refused, ``matchesOutside`` other archived URLs it would also exclude. The first with
+    no outside match wins (later candidates are not even scanned); otherwise the one with
+    the fewest. The prefix is counted in SQL on the URL index; the others are tested on the
+    URLs that share the literal start of the shape.
     """
     if not members:
         return None
     member_urls = {m.url for m in members}
+    refused_sql = "SELECT count(*) FROM pages WHERE url LIKE ? ESCAPE '\\' AND skipReason = ?"
+    best: dict[str, Any] | None = None
+
+    def consider(flag: str, value: str, inside: int, refused: int, outside: int) -> bool:
+        nonlocal best
+        if inside < len(member_urls):
+            return False
+        if best is None or outside < best["matchesOutside"]:
+            best = {"flag": flag, "value": value, "matchesInCluster": inside,
+                    "matchesRefused": refused, "matchesOutside": outside}
+        return outside == 0
+
+    prefix = _prefix_for(members)
+    if prefix is not None:
+        like = _like_prefix(prefix)
+        total = a.execute("SELECT count(*) FROM pages WHERE url LIKE ? ESCAPE '\\'",
+                          (like,)).fetchone()[0]
+        refused = a.execute(refused_sql, (like, "dedupe-cap")).fetchone()[0]
+        inside = sum(1 for u in member_urls if u.startswith(prefix))
+        if consider("--exclude-url", prefix, inside, refused, total - inside - refused):
+            return best
     sample = urlsplit(members[0].url)
     origin = f"{sample.scheme}://{sample.netloc}"
+    literal = origin + "/" + (shape.split("/", 1)[1] if "/" in shape else "").split("{", 1)[0]
+    literal = literal.split("?", 1)[0]
+    literal = literal[: literal.rfind("/") + 1]
+    rows = a.rows("SELECT url, skipReason FROM pages WHERE url LIKE ? ESCAPE '\\'",
+                  (_like_prefix(literal),))
     candidates: list[tuple[str, str, Any]] = []
     glob = _glob_for(shape)
     if glob is not None:
         candidates.append(("--exclude", glob, lambda u, g=glob: path_matches(
             urlsplit(u).path or "/", g)))
-    prefix = _prefix_for(members)
-    if prefix is not None:
-        candidates.append(("--exclude-url", prefix, lambda u, p=prefix: u.startswith(p)))
-    regex = _regex_for(members, shape)
-    compiled = re.compile(regex)
-    candidates.append(("--exclude-pattern", regex, lambda u, r=compiled: r.search(u) is not None))
-    literal = origin + "/" + (shape.split("/", 1)[1] if "/" in shape else "").split("{", 1)[0]
-    literal = literal.split("?", 1)[0]
-    literal = literal[: literal.rfind("/") + 1]
-    like = literal.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    rows = a.rows("SELECT url, skipReason FROM pages WHERE url LIKE ? ESCAPE '\\'", (like,))
-    best: dict[str, Any] | None = None
+    regex = re.compile(_regex_for(members, shape))
+    candidates.append(("--exclude-pattern", regex.pattern,
+                       lambda u, r=regex: r.search(u) is not None))
     for flag, value, test in candidates:
         inside = refused = outside = 0
         for url, reason in rows:
@@ -205,13 +221,13 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
                 refused += 1
             else:
                 outside += 1
-        if inside < len(member_urls):
-            continue
-        entry = {"flag": flag, "value": value, "matchesInCluster": inside,
-                 "matchesRefused": refused, "matchesOutside": outside}
-        if best is None or outside < best["matchesOutside"]:
-            best = entry
+        if consider(flag, value, inside, refused, outside):
+            break
     return best
+
+
+def _like_prefix(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def shape_of(members: list[Member]) -> str:

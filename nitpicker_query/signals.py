@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlsplit
 
 from .keys import host_key
@@ -45,6 +46,7 @@ TRAP_SIGNALS = ("ogUrlMismatch", "ogUrlPointsToParent")
 LEGIT_SIGNALS = ("ogUrlSelf", "canonicalSelf", "relPrevNext", "ordinalTitle")
 
 
+@lru_cache(maxsize=4096)  # a cluster's pages share one og:url: parse it once
 def _canonical(url: str) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None:
     try:
         parts = urlsplit(url.strip())

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..archive import Archive, opened
 from ..clusters import group_counts, members_of, og_url_mismatch, shape_of, suggest_exclude
+from ..keys import parent_path
 from ..paging import check_choice, check_int, check_paging, envelope
 from .list_dedupe_cap_events import events_by_signature
 
@@ -59,7 +60,7 @@ def get_duplicate_clusters(
             first = ms[0]
             items.append({
                 "signature": sig,
-                "parentPath": first.parent_path,
+                "parentPath": parent_path(first.url),
                 "shapeKey": shape,
                 "count": counts[sig],
                 "samplePages": [m.url for m in ms[:sample_pages_limit]],
