@@ -35,6 +35,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
 	$(BIN)/python bench/crawl.py
+	$(BIN)/python bench/softcap.py
 
 demo: $(STAMP) browser
 	$(BIN)/python scripts/demo.py

@@ -48,16 +48,18 @@ async def run(archive: Path) -> list[str]:
             ("get_page_detail", {"url": sample},
              lambda: q.get_page_detail(a, url=sample, links_limit=50)),
             ("get_summary", {}, lambda: q.get_summary(a)),
+            ("get_duplicate_clusters", {}, lambda: q.get_duplicate_clusters(a)),
         ]
         names = {"list_pages (limit 100)": "list_pages", "get_page_detail": "get_page_detail",
-                 "get_summary": "get_summary"}
+                 "get_summary": "get_summary",
+                 "get_duplicate_clusters": "get_duplicate_clusters"}
         rows = []
         start = time.perf_counter()
         async with Client(params, mode="legacy") as client:
             await client.call_tool("get_summary", {})
             first = time.perf_counter() - start
             for label, arguments, direct in cases:
-                calls = CALLS if label != "get_summary" else 20
+                calls = CALLS if label in ("list_pages (limit 100)", "get_page_detail") else 20
                 for _ in range(5):
                     await client.call_tool(names[label], arguments)
                     direct()

@@ -177,3 +177,23 @@ def test_disable_queries_and_no_image(tmp_path: Path, zoo: TrapZoo) -> None:
     assert not [u for u in urls if "?" in u]
     assert zoo.url + "search" in urls and zoo.url + "index.php" in urls
     assert tuple(info) == (1, 0)
+
+
+def test_exclude_pattern_separates_a_query_trap_from_its_parent(tmp_path: Path,
+                                                                zoo: TrapZoo) -> None:
+    r = run_crawl(tmp_path, zoo.url + "index.php?title=Main_Page", "-o", "w.nitpicker",
+                  "--exclude-pattern", "[?&]action=history", "--no-render", "--silent",
+                  timeout=120)
+    assert r.returncode == 0, r.stderr
+    with q.open_archive(tmp_path / "w.nitpicker") as a:
+        articles = a.execute("SELECT count(*) FROM pages WHERE url LIKE '%title=Article_%' "
+                             "AND url NOT LIKE '%action=%' AND status = 200").fetchone()[0]
+        history = a.execute("SELECT count(*), min(skipReason) FROM pages "
+                            "WHERE url LIKE '%action=history%'").fetchone()
+    assert articles == 30
+    assert history[0] == 30 and history[1] == "excluded (--exclude-pattern [?&]action=history)"
+
+
+def test_bad_exclude_pattern_is_a_usage_error(tmp_path: Path) -> None:
+    r = run_crawl(tmp_path, "http://127.0.0.1:9/", "--exclude-pattern", "(")
+    assert r.returncode == 2 and "is not a regular expression" in r.stderr

@@ -130,3 +130,31 @@ def test_refusals_are_credited_to_the_lowest_event() -> None:
     assert cap.rejected == {1: 2} and cap.rejected_total == 2
     cap.restore(7, "f" * 40, {"h/a/{n}/", "h/b/{n}/"})
     assert cap.admit("http://h/a/9/") == 1 and cap.admit("http://h/b/9/") == 7
+
+
+def test_generalises_beyond_the_seed() -> None:
+    """Traps whose counter is not in the last segment or the query alone."""
+    # dates spread over /y/m/d/: every month is another parent, the shape is shared
+    cap = SoftCap(50)  # a month has at most 28 pages here: no parent counter reaches 50
+    days = [f"http://h/archive/{2000 + i // 336}/{1 + i // 28 % 12}/{1 + i % 28}/"
+            for i in range(200)]
+    assert fires_at(cap, days, title="Daily") == 51
+    assert cap.events[0].kind == "shape" and cap.admit("http://h/archive/2099/1/1/") == 1
+    # a path that grows by concatenating a relative link
+    cap = SoftCap(20)
+    growing = ["http://h/docs/" + "intro/" * n for n in range(1, 60)]
+    assert fires_at(cap, growing, title="Intro") is not None
+    assert cap.admit("http://h/docs/" + "intro/" * 80) == 1
+    assert cap.admit("http://h/docs/setup/") is None
+    # sort and filter parameters in every order and combination
+    cap = SoftCap(20)
+    combos = [f"http://h/shop?{a}={i}&{b}=x" for i in range(40)
+              for a, b in (("sort", "filter"), ("filter", "sort"))]
+    assert fires_at(cap, combos, title="Shop") is not None
+    assert cap.admit("http://h/shop?filter=z&sort=price") == 1
+    assert cap.admit("http://h/shop?q=shirts") is None
+    # identifiers in path parameters
+    cap = SoftCap(20)
+    sessions = [f"http://h/cart/;jsessionid=S{i:08d}" for i in range(40)]
+    assert fires_at(cap, sessions, title="Cart") is not None
+    assert cap.admit("http://h/cart/;jsessionid=S99999999") == 1
