@@ -205,6 +205,11 @@ class SoftCap:
             key, _ = next(iter(self.counters.items()))
             self._forget(key)
             self.evicted["lru"] += 1
+        if len(self._ages) > 2 * len(self.counters) + 1024:
+            # entries of counters dropped by (a), (c) or (d) linger in the age queue until
+            # the window passes them; rebuild it so it stays proportional to the map
+            live = sorted((c.first_seen, k) for k, c in self.counters.items())
+            self._ages = deque(live)
 
     def parent_idle(self, parent_key: str) -> None:
         """(c) nothing of this parent key is pending any more: drop its counters."""

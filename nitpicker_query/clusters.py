@@ -38,10 +38,28 @@ class Member:
     shape_signature: str
 
 
-def _computed_members(a: Archive) -> Iterator[Member]:
-    for pid, url, title, description, og_title, og_url in a.rows(
-            f"SELECT p.id, p.url, p.title, p.description, p.og_title, p.og_url FROM pages p "
-            f"WHERE {strict_page('p')}"):
+def _computed_members(a: Archive, min_count: int = 1) -> Iterator[Member]:
+    """Members with keys computed from ``pages``.
+
+    A signature contains the four meta values, so only pages whose (normalised) meta
+    values are shared by ``min_count`` pages can be in such a cluster: a first pass counts
+    the meta tuples, and the keys (URL parsing, hashing) are computed for those pages only
+    — on a 300,000-page archive a few thousand instead of all.
+    """
+    sql = (f"SELECT p.id, p.url, p.title, p.description, p.og_title, p.og_url FROM pages p "
+           f"WHERE {strict_page('p')}")
+    wanted: set[tuple[str, str, str, str]] | None = None
+    if min_count > 1:
+        counts: Counter[tuple[str, str, str, str]] = Counter(
+            (meta_value(t), meta_value(d), meta_value(ot), meta_value(ou))
+            for t, d, ot, ou in a.rows(
+                "SELECT p.title, p.description, p.og_title, p.og_url FROM pages p "
+                f"WHERE {strict_page('p')}"))
+        wanted = {meta for meta, n in counts.items() if n >= min_count}
+    for pid, url, title, description, og_title, og_url in a.rows(sql):
+        if wanted is not None and (meta_value(title), meta_value(description),
+                                   meta_value(og_title), meta_value(og_url)) not in wanted:
+            continue
         if not is_eligible(is_external=False, content_type="text/html", title=title,
                            og_title=og_title, og_url=og_url):
             continue
@@ -77,12 +95,15 @@ def group_counts(a: Archive, by: str, min_count: int) -> dict[str, int]:
             f"p.id = ps.page_id WHERE {strict_page('p')} GROUP BY ps.{column} "
             "HAVING count(*) >= ?", (min_count,))
         return {sig: n for sig, n in rows}
-    counts: Counter[str] = Counter(getattr(m, column) for m in _computed_members(a))
+    counts: Counter[str] = Counter(getattr(m, column)
+                                   for m in _computed_members(a, min_count))
     return {sig: n for sig, n in counts.items() if n >= min_count}
 
 
-def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Member]]:
-    """Every member of each given group, URL order."""
+def members_of(a: Archive, by: str, signatures: list[str], min_count: int = 1
+               ) -> dict[str, list[Member]]:
+    """Every member of each given group, URL order (groups known to have ``min_count``
+    members or more may pass it: computing keys then skips pages that cannot belong)."""
     column = "signature" if by == "signature" else "shape_signature"
     wanted = set(signatures)
     result: dict[str, list[Member]] = {s: [] for s in signatures}
@@ -100,7 +121,7 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
                     pid, url, og_url, meta_value(title), meta_value(description),
                     meta_value(og_title), skey, sig, ssig))
     else:
-        for m in _computed_members(a):
+        for m in _computed_members(a, min_count):
             key = m.signature if by == "signature" else m.shape_signature
             if key in wanted:
                 result[key].append(m)
@@ -174,7 +195,8 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
     if not members:
         return None
     member_urls = {m.url for m in members}
-    refused_sql = "SELECT count(*) FROM pages WHERE url LIKE ? ESCAPE '\\' AND skipReason = ?"
+    refused_sql = ("SELECT count(*) FROM pages WHERE url >= ? AND url < ? "
+                   "AND skipReason = 'dedupe-cap'")
     best: dict[str, Any] | None = None
 
     def consider(flag: str, value: str, inside: int, refused: int, outside: int) -> bool:
@@ -188,10 +210,10 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
 
     prefix = _prefix_for(members)
     if prefix is not None:
-        like = _like_prefix(prefix)
-        total = a.execute("SELECT count(*) FROM pages WHERE url LIKE ? ESCAPE '\\'",
-                          (like,)).fetchone()[0]
-        refused = a.execute(refused_sql, (like, "dedupe-cap")).fetchone()[0]
+        bounds = _prefix_range(prefix)
+        total = a.execute("SELECT count(*) FROM pages WHERE url >= ? AND url < ?",
+                          bounds).fetchone()[0]
+        refused = a.execute(refused_sql, bounds).fetchone()[0]
         inside = sum(1 for u in member_urls if u.startswith(prefix))
         if consider("--exclude-url", prefix, inside, refused, total - inside - refused):
             return best
@@ -200,8 +222,8 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
     literal = origin + "/" + (shape.split("/", 1)[1] if "/" in shape else "").split("{", 1)[0]
     literal = literal.split("?", 1)[0]
     literal = literal[: literal.rfind("/") + 1]
-    rows = a.rows("SELECT url, skipReason FROM pages WHERE url LIKE ? ESCAPE '\\'",
-                  (_like_prefix(literal),))
+    rows = a.rows("SELECT url, skipReason FROM pages WHERE url >= ? AND url < ?",
+                  _prefix_range(literal))
     candidates: list[tuple[str, str, Any]] = []
     glob = _glob_for(shape)
     if glob is not None:
@@ -226,8 +248,11 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
     return best
 
 
-def _like_prefix(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+def _prefix_range(prefix: str) -> tuple[str, str]:
+    """``url >= lo AND url < hi`` selects the URLs starting with ``prefix`` on the URL index
+    (LIKE cannot use the case-sensitive ``pages_url_unique``); UTF-8 byte order is code
+    point order, so the upper bound is the prefix with its last character incremented."""
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 def shape_of(members: list[Member]) -> str:

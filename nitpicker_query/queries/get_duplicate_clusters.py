@@ -48,7 +48,7 @@ def get_duplicate_clusters(
     limit, offset = check_paging(limit, offset)
     with opened(archive) as a:
         counts = group_counts(a, by, min_count)
-        members = members_of(a, by, sorted(counts))
+        members = members_of(a, by, sorted(counts), min_count)
         mismatches = {sig: sum(og_url_mismatch(m) for m in ms) for sig, ms in members.items()}
         order = sorted(counts, key=lambda s: (-counts[s], mismatches[s] == 0, s))
         page = order[offset:offset + limit]
