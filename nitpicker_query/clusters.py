@@ -100,10 +100,22 @@ def group_counts(a: Archive, by: str, min_count: int) -> dict[str, int]:
     return {sig: n for sig, n in counts.items() if n >= min_count}
 
 
-def members_of(a: Archive, by: str, signatures: list[str], min_count: int = 1
-               ) -> dict[str, list[Member]]:
-    """Every member of each given group, URL order (groups known to have ``min_count``
-    members or more may pass it: computing keys then skips pages that cannot belong)."""
+def clusters(a: Archive, by: str, min_count: int) -> dict[str, list[Member]]:
+    """Every group of ``min_count`` members or more, with its members (URL order)."""
+    if stored_keys(a):
+        return members_of(a, by, sorted(group_counts(a, by, min_count)))
+    groups: dict[str, list[Member]] = {}
+    for m in _computed_members(a, min_count):
+        groups.setdefault(m.signature if by == "signature" else m.shape_signature,
+                          []).append(m)
+    result = {sig: ms for sig, ms in groups.items() if len(ms) >= min_count}
+    for members in result.values():
+        members.sort(key=lambda m: m.url)
+    return result
+
+
+def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Member]]:
+    """Every member of each given group, URL order."""
     column = "signature" if by == "signature" else "shape_signature"
     wanted = set(signatures)
     result: dict[str, list[Member]] = {s: [] for s in signatures}
@@ -121,7 +133,7 @@ def members_of(a: Archive, by: str, signatures: list[str], min_count: int = 1
                     pid, url, og_url, meta_value(title), meta_value(description),
                     meta_value(og_title), skey, sig, ssig))
     else:
-        for m in _computed_members(a, min_count):
+        for m in _computed_members(a):
             key = m.signature if by == "signature" else m.shape_signature
             if key in wanted:
                 result[key].append(m)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
-from ..clusters import group_counts, members_of, og_url_mismatch, shape_of, suggest_exclude
+from ..clusters import clusters, members_of, og_url_mismatch, shape_of, suggest_exclude
 from ..keys import parent_path
 from ..paging import check_choice, check_int, check_paging, envelope
 from .list_dedupe_cap_events import events_by_signature
@@ -47,8 +47,8 @@ def get_duplicate_clusters(
                                    maximum=1000)
     limit, offset = check_paging(limit, offset)
     with opened(archive) as a:
-        counts = group_counts(a, by, min_count)
-        members = members_of(a, by, sorted(counts), min_count)
+        members = clusters(a, by, min_count)
+        counts = {sig: len(ms) for sig, ms in members.items()}
         mismatches = {sig: sum(og_url_mismatch(m) for m in ms) for sig, ms in members.items()}
         order = sorted(counts, key=lambda s: (-counts[s], mismatches[s] == 0, s))
         page = order[offset:offset + limit]
