@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
+from ..keys import shape_key
 from ..paging import check_int
 from ._common import as_bool, json_object, tri_bool
 
@@ -61,7 +62,8 @@ def get_page_detail(
     - ``redirectFrom`` / ``redirectFromTotal``: URLs that redirect to this page.
 
     ``links_limit`` (1–1000, default 100) bounds each list; the counts are exact.
-    ``isDedupeCapped`` is true for a URL the soft cap refused.
+    ``isDedupeCapped`` is true for a URL the soft cap refused, and ``dedupeCapShapeKey``
+    then names the URL pattern of the cap it was refused under.
 
     Upstream: ``get-page-detail.ts``; one inbound row per referring page as seed 001 §6
     says, and bounded lists (upstream returns them whole, which on a 300k-page site means
@@ -80,6 +82,8 @@ def get_page_detail(
         result["isDedupeCapped"] = (row["skipReason"] if "skipReason" in keys else None) == (
             "dedupe-cap"
         )
+        result["dedupeCapShapeKey"] = (_credited_shape(a, url) if result["isDedupeCapped"]
+                                       else None)
         result["metaExtras"] = json_object(row["meta_extras"])
         result["responseHeaders"] = json_object(row["responseHeaders"])
         page_id = row["id"]
@@ -96,6 +100,23 @@ def get_page_detail(
             "SELECT count(*) FROM pages WHERE redirectDestId = ?", (page_id,)
         ).fetchone()[0]
     return result
+
+
+def _credited_shape(a: Archive, url: str) -> str | None:
+    """The shape key of the cap event a refused URL is credited to (the lowest id whose
+    cluster has the URL's shape), as the crawler credited it."""
+    if not a.has_table("dedupe_cap_events"):
+        return None
+    shape = shape_key(url)
+    row = a.execute("SELECT shape_key FROM dedupe_cap_events WHERE shape_key = ? "
+                    "ORDER BY id LIMIT 1", (shape,)).fetchone()
+    if row is None and a.has_table("page_signatures") and (
+            "signature" in a.columns("dedupe_cap_events")):
+        row = a.execute(
+            "SELECT e.shape_key FROM dedupe_cap_events e WHERE EXISTS (SELECT 1 FROM "
+            "page_signatures ps WHERE ps.shape_key = ? AND (ps.signature = e.signature OR "
+            "ps.shape_signature = e.signature)) ORDER BY e.id LIMIT 1", (shape,)).fetchone()
+    return row[0] if row is not None else None
 
 
 def _jsonld(a: Archive, page_id: int) -> dict[str, Any]:

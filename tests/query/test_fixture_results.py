@@ -137,8 +137,9 @@ def test_extended_skipped_page_detail(extended_archive: Path) -> None:
     d = q.get_page_detail(extended_archive, url="http://localhost/list/date/1.5e+32/")
     assert d is not None
     assert (d["isSkipped"], d["skipReason"], d["isDedupeCapped"]) == (True, "dedupe-cap", True)
+    assert d["dedupeCapShapeKey"] == "localhost/list/date/{n}/"
     a = q.get_page_detail(extended_archive, url=A)
-    assert a is not None and a["isDedupeCapped"] is False
+    assert a is not None and a["isDedupeCapped"] is False and a["dedupeCapShapeKey"] is None
 
 
 def test_broken_with_include_redirect_sources_uses_literal_target(
