@@ -1,14 +1,20 @@
-"""Build a large, realistic archive with our writer, deterministically (seeded).
+"""Build a large, realistic archive with our writer, deterministically, with its ground truth.
 
-    python bench/make_archive.py --pages 300000 -o bench/data/site-300k.nitpicker
+    python bench/make_archive.py --pages 300000     # → bench/data/site-300000.nitpicker
 
-Shape per internal page (constants below): ~15 anchors (5 shared header/footer links,
-8 to other pages, 1 external, 1 to a redirecting or missing URL), 2 sub-resources from a
-shared pool, 2 images, an HTML snapshot built from a shared template plus page text,
-and response headers of which some carry security headers. Mixed in: duplicated titles
-and descriptions, og:title and canonical mismatches, 404s, network failures (-1),
-redirect sources, external pages, and trap clusters (identical meta, og:url → parent).
-Writes ``<output>.truth.json`` with the expected count of each query.
+Per internal page (constants below): 15 anchors (home and 4 sections from the header and
+footer — never-fetched targets, as a crawl stopped early leaves them — 8 to other pages,
+1 external, 1 to a redirect source), 2 sub-resources from a shared pool, 2 images, a zstd
+HTML snapshot of ~20 KB (a shared template plus page text), and response headers, a
+quarter of them with all four security headers. Mixed in: titles and descriptions
+shared by groups of 5, og:title and canonical mismatches, 404s, network failures (-1),
+redirect sources, 500 external sites, and trap clusters of 100–5,000 pages (identical
+meta, og:url pointing at the parent list). ``page_signatures`` is filled as our crawler
+does.
+
+Next to the archive, ``<archive>.truth.json`` holds the expected answer of every query,
+computed here from what was generated — not by running the queries — so a test can check
+the queries against it (``tests/query/test_ground_truth.py``).
 """
 
 from __future__ import annotations
@@ -18,28 +24,19 @@ import json
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.keys import is_eligible, page_keys
 
-
-def _signature(w: ArchiveWriter, pid: int, url: str, fields: dict[str, object]) -> None:
-    """Write the page's keys as the crawler does (``page_signatures``)."""
-    title, og_title, og_url = fields.get("title"), fields.get("og_title"), fields.get("og_url")
-    if not is_eligible(is_external=False, content_type=fields.get("contentType"),  # type: ignore[arg-type]
-                       title=title, og_title=og_title, og_url=og_url):  # type: ignore[arg-type]
-        return
-    k = page_keys(url, title=title, description=fields.get("description"),  # type: ignore[arg-type]
-                  og_title=og_title, og_url=og_url)  # type: ignore[arg-type]
-    w.save_page_signature(pid, signature=k.signature, shape_signature=k.shape_signature,
-                          parent_key=k.parent_key, shape_key=k.shape_key)
-
 SEED = 20261130
 HOST = "https://bench.example"
 SECTIONS = 50                 # /section-<s>/ directories
+HEADER_LINKS = 5              # home + 4 sections on every page (header/footer duplicates)
 ANCHORS_RANDOM = 8            # links to other pages per page
 RESOURCE_POOL = 40            # shared CSS/JS/font files
 IMAGES_PER_PAGE = 2
@@ -49,9 +46,10 @@ OG_MISMATCH_EVERY = 17
 CANONICAL_MISMATCH_EVERY = 23
 NOT_FOUND_EVERY = 97
 FAILED_EVERY = 499
-REDIRECT_EVERY = 100
+REDIRECT_EVERY = 100          # one redirect source per 100 pages
 EXTERNAL_SITES = 500
-TRAP_SIZES = (100, 500, 2000)  # trap clusters: /trap-<k>/list/<n>/
+TRAP_SIZES = (100, 500, 2000, 5000)  # trap clusters: /trap-<k>/list/<n>/
+HTML_PARAGRAPHS = 120         # ~20 KB of HTML per page before compression
 COMMIT_EVERY = 2000
 
 TEMPLATE = (
@@ -62,18 +60,47 @@ TEMPLATE = (
     + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 20
     + "</footer></body></html>"
 )
+FULL_HEADERS = {"content-type": "text/html", "Content-Security-Policy": "default-src 'self'",
+                "X-Frame-Options": "DENY", "x-content-type-options": "nosniff",
+                "Strict-Transport-Security": "max-age=63072000"}
 
 
-def build(output: Path, pages: int, seed: int = SEED) -> dict[str, int]:
+def _status(i: int) -> int:
+    if i % NOT_FOUND_EVERY == 5:
+        return 404
+    if i % FAILED_EVERY == 7:
+        return -1
+    return 200
+
+
+def _title(i: int) -> str | None:
+    if i % MISSING_TITLE_EVERY == 3:
+        return None
+    if i % DUP_TITLE_EVERY == 0:
+        return f"Shared title {i // (DUP_TITLE_EVERY * 5)}"
+    return f"Item {i} — Section {i % SECTIONS}"
+
+
+def _signature(w: ArchiveWriter, pid: int, url: str, fields: dict[str, Any]) -> None:
+    """Write the page's keys as the crawler does (``page_signatures``)."""
+    if not is_eligible(is_external=False, content_type=fields.get("contentType"),
+                       title=fields.get("title"), og_title=fields.get("og_title"),
+                       og_url=fields.get("og_url")):
+        return
+    k = page_keys(url, title=fields.get("title"), description=fields.get("description"),
+                  og_title=fields.get("og_title"), og_url=fields.get("og_url"))
+    w.save_page_signature(pid, signature=k.signature, shape_signature=k.shape_signature,
+                          parent_key=k.parent_key, shape_key=k.shape_key)
+
+
+def build(output: Path, pages: int, seed: int = SEED) -> dict[str, Any]:
+    """Write the archive and its truth file; return the truth."""
     rng = random.Random(seed)
     work = output.with_name("._nitpicker-" + output.stem)
     w = ArchiveWriter.create(output, roots=[HOST + "/"], workdir=work)
-    truth = {"pages": 0, "notFound": 0, "failed": 0, "redirects": 0, "external": 0,
-             "missingTitle": 0, "ogTitleMismatch": 0, "canonicalMismatch": 0, "anchors": 0,
-             "images": 0, "traps": len(TRAP_SIZES)}
     urls = [f"{HOST}/section-{i % SECTIONS}/item-{i}/" for i in range(pages)]
-    trap_urls = [(k, f"{HOST}/trap-{k}/list/{n}/") for k, size in enumerate(TRAP_SIZES)
-                 for n in range(size)]
+    redirects = max(1, pages // REDIRECT_EVERY)
+    redirect_dest = {f"{HOST}/old/{n}/": (n * REDIRECT_EVERY) % pages for n in range(redirects)}
     resources = []
     for r in range(RESOURCE_POOL):
         kind = ("text/css", "application/javascript", "font/woff2")[r % 3]
@@ -81,88 +108,125 @@ def build(output: Path, pages: int, seed: int = SEED) -> dict[str, int]:
         resources.append(w.save_resource(f"{HOST}/assets/r{r}.{ext}", isExternal=int(r % 7 == 0),
                                          status=200, statusText="OK", contentType=kind,
                                          contentLength=1000 + r))
-    headers_full = {"content-type": "text/html", "Content-Security-Policy": "default-src 'self'",
-                    "X-Frame-Options": "DENY", "x-content-type-options": "nosniff",
-                    "Strict-Transport-Security": "max-age=63072000"}
+    # facts for the ground truth, gathered while writing
+    strict_titles: Counter[str] = Counter()
+    strict_descriptions: Counter[str] = Counter()
+    status_counts: Counter[int] = Counter()
+    missing_title = og_mismatch = canonical_mismatch = headers_missing = strict = 0
+    broken = external_links = images = images_missing_alt = anchors_total = 0
+    referrers: Counter[int] = Counter()
     started = time.monotonic()
     for i, url in enumerate(urls):
-        status, ctype = 200, "text/html"
-        if i % NOT_FOUND_EVERY == 5:
-            status = 404
-            truth["notFound"] += 1
-        elif i % FAILED_EVERY == 7:
-            status, ctype = -1, None
-            truth["failed"] += 1
-        title = f"Item {i} — Section {i % SECTIONS}"
-        if i % DUP_TITLE_EVERY == 0:
-            title = f"Shared title {i // (DUP_TITLE_EVERY * 5)}"
-        if i % MISSING_TITLE_EVERY == 3:
-            title = None
+        status = _status(i)
+        status_counts[status] += 1
+        if status == -1:
+            pid = w.save_page(url, {"status": -1, "isExternal": 0, "contentType": None})
+            w.add_crawl_error(url, "getaddrinfo ENOTFOUND bench.example")
+            missing_title += 1
+            continue
+        title = _title(i)
         description = f"Description of item {i}" if i % 3 else f"Common description {i % 7}"
-        og_title = title
-        if title and i % OG_MISMATCH_EVERY == 1:
-            og_title = f"{title} | Bench"
+        og_title = f"{title} | Bench" if title and i % OG_MISMATCH_EVERY == 1 else title
         canonical = url if i % CANONICAL_MISMATCH_EVERY != 2 else url + "?ref=canonical"
+        full_headers = i % 4 == 0
         fields = {
-            "status": status, "statusText": "OK" if status == 200 else None,
-            "contentType": ctype, "isExternal": 0, "title": title, "description": description,
-            "og_title": og_title, "og_url": url, "canonical": canonical, "lang": "en",
-            "responseHeaders": headers_full if i % 4 == 0 else {"content-type": "text/html"},
+            "status": status, "statusText": "OK" if status == 200 else "Not Found",
+            "contentType": "text/html", "isExternal": 0, "title": title,
+            "description": description, "og_title": og_title, "og_url": url,
+            "canonical": canonical, "lang": "en",
+            "responseHeaders": FULL_HEADERS if full_headers else {"content-type": "text/html"},
             "robots_noindex": 1 if i % 211 == 0 else 0,
         }
-        if status == -1:
-            fields = {"status": -1, "isExternal": 0, "contentType": None}
         pid = w.save_page(url, fields)
         _signature(w, pid, url, fields)
-        truth["pages"] += 1
-        if status == -1:
-            w.add_crawl_error(url, "getaddrinfo ENOTFOUND bench.example")
-            continue
-        truth["missingTitle"] += title is None and status != -1
+        strict += 1
+        missing_title += title is None
+        if title:
+            strict_titles[title] += 1
+        strict_descriptions[description] += 1
+        og_mismatch += bool(title) and og_title != title
+        canonical_mismatch += canonical != url
+        headers_missing += not full_headers
         anchors = [(f"{HOST}/", None, "Home")]
-        anchors += [(f"{HOST}/section-{s}/", None, f"Section {s}") for s in range(4)]
-        anchors += [(urls[rng.randrange(pages)], None, "related") for _ in range(ANCHORS_RANDOM)]
+        anchors += [(f"{HOST}/section-{s}/", None, f"Section {s}")
+                    for s in range(HEADER_LINKS - 1)]
+        targets = [rng.randrange(pages) for _ in range(ANCHORS_RANDOM)]
+        anchors += [(urls[j], None, "related") for j in targets]
+        broken += sum(_status(j) == 404 for j in targets)
         anchors.append((f"https://ext{rng.randrange(EXTERNAL_SITES)}.example/", None, "partner"))
-        anchors.append((f"{HOST}/old/{rng.randrange(max(1, pages // REDIRECT_EVERY))}/", None,
-                        "old link"))
+        external_links += 1
+        old = f"{HOST}/old/{rng.randrange(redirects)}/"
+        anchors.append((old, None, "old link"))
+        broken += _status(redirect_dest[old]) == 404
         w.replace_anchors(pid, anchors)
-        truth["anchors"] += len(anchors)
-        for r in rng.sample(resources, 2):
-            w.add_referrer(r, pid)
+        anchors_total += len(anchors)
+        for r in rng.sample(range(RESOURCE_POOL), 2):
+            w.add_referrer(resources[r], pid)
+            referrers[r] += 1
+        alts = [None if (i + k) % 5 == 0 else "photo" for k in range(IMAGES_PER_PAGE)]
         w.replace_images(pid, [
-            {"src": f"{HOST}/img/{i}-{k}.jpg", "alt": None if (i + k) % 5 == 0 else "photo",
+            {"src": f"{HOST}/img/{i}-{k}.jpg", "alt": alts[k],
              "width": 0 if k and i % 9 == 0 else 640, "height": 480,
              "naturalWidth": 4000 if i % 13 == 0 else 1280, "naturalHeight": 960,
              "isLazy": k == 1, "viewportWidth": 1280}
             for k in range(IMAGES_PER_PAGE)
         ])
-        truth["images"] += IMAGES_PER_PAGE
-        body = f"<p>{description}</p>" + f"<p>Paragraph {i} " * 30 + "</p>"
+        images += IMAGES_PER_PAGE
+        images_missing_alt += sum(a is None for a in alts)
+        body = f"<p>{description}</p>" + "".join(
+            f"<p>Paragraph {p} of item {i}: {title or ''}</p>" for p in range(HTML_PARAGRAPHS))
         w.save_html(pid, TEMPLATE.format(title=title or "", body=body))
         if (i + 1) % COMMIT_EVERY == 0:
             w.commit()
             rate = (i + 1) / (time.monotonic() - started)
             print(f"\r{i + 1}/{pages} pages ({rate:.0f}/s)", end="", file=sys.stderr)
-    for n in range(max(1, pages // REDIRECT_EVERY)):
-        dest = w.page_id(urls[(n * REDIRECT_EVERY) % pages])
-        w.save_page(f"{HOST}/old/{n}/", status=301, isExternal=0)
-        w.record_redirect([f"{HOST}/old/{n}/"], dest)
-        truth["redirects"] += 1
+    for source, j in redirect_dest.items():
+        w.save_page(source, status=301, isExternal=0)
+        w.record_redirect([source], w.page_id(urls[j]))
     for k in range(EXTERNAL_SITES):
         w.save_page(f"https://ext{k}.example/", status=200, contentType="text/html",
                     isExternal=1, title=f"Partner {k}")
-        truth["external"] += 1
-    for k, url in trap_urls:
-        trap = {"status": 200, "contentType": "text/html", "isExternal": 0,
-                "title": f"Archive {k}", "description": "Every article, by date",
-                "og_title": f"Archive {k}", "og_url": f"{HOST}/trap-{k}/list/"}
-        pid = w.save_page(url, trap)
-        _signature(w, pid, url, trap)
-        w.save_html(pid, TEMPLATE.format(title=f"Archive {k}", body="<p>same</p>"))
-        truth["pages"] += 1
+    trap_pages = 0
+    for k, size in enumerate(TRAP_SIZES):
+        for n in range(size):
+            url = f"{HOST}/trap-{k}/list/{n}/"
+            trap = {"status": 200, "contentType": "text/html", "isExternal": 0,
+                    "title": f"Archive {k}", "description": "Every article, by date",
+                    "og_title": f"Archive {k}", "og_url": f"{HOST}/trap-{k}/list/"}
+            pid = w.save_page(url, trap)
+            _signature(w, pid, url, trap)
+            w.save_html(pid, TEMPLATE.format(title=f"Archive {k}", body="<p>same</p>"))
+            trap_pages += 1
+            strict += 1
+            strict_titles[f"Archive {k}"] += 1
+            strict_descriptions["Every article, by date"] += 1
+            headers_missing += 1
+    status_counts[200] += trap_pages + EXTERNAL_SITES
     w.close()
-    print(f"\rwrote {output} in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    truth: dict[str, Any] = {
+        "pages": pages,
+        "list_pages": {"total": pages + trap_pages + EXTERNAL_SITES,
+                       "missing_title": missing_title, "status_404": status_counts[404],
+                       "external": EXTERNAL_SITES},
+        "get_summary": {"totalPages": pages + trap_pages + EXTERNAL_SITES,
+                        "internalPages": pages + trap_pages, "externalPages": EXTERNAL_SITES,
+                        "statusDistribution": {str(s): n for s, n in sorted(status_counts.items())},
+                        "strictPages": strict},
+        "find_duplicates": {
+            "title": sum(1 for n in strict_titles.values() if n > 1),
+            "description": sum(1 for n in strict_descriptions.values() if n > 1)},
+        "find_mismatches": {"canonical": canonical_mismatch, "og:title": og_mismatch},
+        "list_links": {"broken": broken, "external": external_links},
+        "anchors": anchors_total,
+        "list_images": {"total": images, "missing_alt": images_missing_alt},
+        "list_resources": {"total": RESOURCE_POOL},
+        "get_resource_referrers": {f"{HOST}/assets/r0.css": referrers[0]},
+        "check_headers": {"total": strict, "missing_only": headers_missing},
+        "get_duplicate_clusters": {"counts": sorted(TRAP_SIZES, reverse=True)},
+        "redirects": redirects,
+    }
     output.with_name(output.name + ".truth.json").write_text(json.dumps(truth, indent=2))
+    print(f"\rwrote {output} in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return truth
 
 
