@@ -1,14 +1,18 @@
 """Time every query function against the raw SQL that produces the same rows, same run.
 
-    python bench/queries.py --pages 300000        # builds bench/data/site-300000.nitpicker once
+    python bench/queries.py --pages 10000 100000 300000   # builds missing archives first
+    python bench/queries.py --pages 300000 --upstream --rss
 
 For each query: *ours* is the public function (open archive, SQL, Python mapping,
 envelope); *raw* is the minimal SQL statement(s) returning the same rows, run with
 ``sqlite3`` on an identical read-only connection to the same extracted file. Calls are
 interleaved and repeated; "cold" is the first call on a freshly opened archive (empty
 in-memory count memo, warm OS page cache), "warm" the median of the next REPEAT calls.
-Also: ``open_archive`` with an empty extraction cache vs the cached re-open. Prints a
-markdown table with the command, machine and versions for docs/BENCHMARKS.md.
+Also: ``open_archive`` with an empty extraction cache vs the cached re-open. ``--upstream``
+repeats the run on a copy shaped like an archive written by upstream (no
+``page_signatures``, none of our extra indexes); ``--rss`` runs each query alone in a fresh
+process and reports its peak RSS. Prints markdown tables with the command, machine and
+versions for docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import resource
 import shutil
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +39,10 @@ from nitpicker_query.format import loose_page, strict_page
 
 REPEAT = 5  # warm calls per query (median reported)
 PAGE = (100, 0)  # LIMIT, OFFSET bound as parameters, as the query functions bind them
+RESOURCE = "https://bench.example/assets/r0.css"
+SAMPLE = "https://bench.example/section-0/item-1000/"  # an ordinary 200 page at every N
+OUR_INDEXES = ("idx_pages_listfilter", "idx_resources_internal_url", "idx_images_covering",
+               "idx_pages_summary_contenttype", "idx_pages_summary_failed")
 
 LIST_COLS = (
     "url, title, status, contentType, isExternal, description, keywords, lang, robots_noindex, "
@@ -98,6 +107,23 @@ def raw_cases(sample_url: str) -> dict[str, list[tuple[str, tuple[Any, ...]]]]:
             "LEFT JOIN pages r ON r.id = d.redirectDestId WHERE an.hrefId IN (SELECT d.id FROM "
             "pages d LEFT JOIN pages r ON r.id = d.redirectDestId WHERE COALESCE(r.status, "
             "d.status) = 404) ORDER BY s.url, an.id LIMIT ? OFFSET ?", PAGE)],
+        "list_links external (first 100)": [(
+            "SELECT s.url, COALESCE(r.url, d.url), COALESCE(r.status, d.status), an.textContent "
+            "FROM anchors an JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId "
+            "LEFT JOIN pages r ON r.id = d.redirectDestId WHERE an.hrefId IN (SELECT d.id FROM "
+            "pages d LEFT JOIN pages r ON r.id = d.redirectDestId WHERE COALESCE(r.isExternal, "
+            "d.isExternal) = 1) ORDER BY s.url, an.id LIMIT ? OFFSET ?", PAGE)],
+        "get_resource_referrers (first 100)": [(
+            'SELECT p.url FROM "resources-referrers" rr JOIN pages p ON p.id = rr.pageId '
+            "JOIN resources r ON r.id = rr.resourceId WHERE r.url = ? ORDER BY rr.pageId "
+            "LIMIT ? OFFSET ?", (RESOURCE, *PAGE))],
+        "get_duplicate_clusters": [(
+            f"SELECT p.title, p.description, p.og_title, p.og_url, count(*) AS n FROM pages p "
+            f"WHERE {strict_page('p')} GROUP BY p.title, p.description, p.og_title, p.og_url "
+            "HAVING n >= 10 ORDER BY n DESC", ())],
+        "list_dedupe_cap_events (first 100)": [(
+            "SELECT * FROM dedupe_cap_events ORDER BY detected_at DESC, id DESC "
+            "LIMIT ? OFFSET ?", PAGE)],
         "list_resources (first 100)": [(
             "SELECT r.*, (SELECT count(*) FROM \"resources-referrers\" rr WHERE rr.resourceId = "
             "r.id) FROM resources r ORDER BY r.url ASC LIMIT ? OFFSET ?", PAGE)],
@@ -125,6 +151,11 @@ def our_cases(sample_url: str) -> dict[str, Callable[[q.Archive], Any]]:
         "find_duplicates title (first 50)": lambda a: q.find_duplicates(a),
         "get_summary": lambda a: q.get_summary(a),
         "list_links broken (first 100)": lambda a: q.list_links(a, type="broken"),
+        "list_links external (first 100)": lambda a: q.list_links(a, type="external"),
+        "get_resource_referrers (first 100)": lambda a: q.get_resource_referrers(
+            a, resource_url=RESOURCE),
+        "get_duplicate_clusters": lambda a: q.get_duplicate_clusters(a),
+        "list_dedupe_cap_events (first 100)": lambda a: q.list_dedupe_cap_events(a),
         "list_resources (first 100)": lambda a: q.list_resources(a),
         "list_images missing_alt (first 100)": lambda a: q.list_images(a, missing_alt=True),
         "check_headers (first 100)": lambda a: q.check_headers(a),
@@ -159,10 +190,8 @@ def run(path: Path) -> list[str]:
     rows.append(f"| open_archive (extract vs cached re-open) | {cold_open * 1000:.0f} | "
                 f"{cached_open * 1000:.1f} | — | — | {cached_open / cold_open * 100:.2f} % |")
     with q.open_archive(path) as a:
-        sample = a.execute("SELECT url FROM pages WHERE url LIKE '%/item-%' AND status = 200 "
-                           "ORDER BY id LIMIT 1 OFFSET 1000").fetchone()[0]
         db = a.directory / "db.sqlite"
-    raws, ours = raw_cases(sample), our_cases(sample)
+    raws, ours = raw_cases(SAMPLE), our_cases(SAMPLE)
     for name, statements in raws.items():
         conn = _raw_conn(db)
 
@@ -187,29 +216,88 @@ def run(path: Path) -> list[str]:
     return rows
 
 
+def upstream_copy(path: Path, out: Path) -> Path:
+    """The archive as upstream would have written it: no page_signatures, no extra indexes."""
+    import tarfile
+
+    work = out.parent / "work"
+    with tarfile.open(path) as tf:
+        tf.extractall(work, filter="data")
+    inner = next(work.iterdir())
+    conn = sqlite3.connect(inner / "db.sqlite")
+    conn.execute("DROP TABLE page_signatures")
+    for index in OUR_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {index}")
+    conn.commit()
+    conn.execute("VACUUM")
+    conn.close()
+    with tarfile.open(out, "w") as tf:
+        tf.add(inner, arcname=inner.name)
+    shutil.rmtree(work)
+    return out
+
+
+def rss_rows(path: Path) -> list[str]:
+    """Each query alone in a fresh process: peak RSS, and peak Python heap (tracemalloc).
+
+    RSS includes the SQLite file pages the query touched through mmap (shared, file-backed);
+    the heap figure is what the query itself holds in Python — the check that no query
+    pulls all rows into Python where SQL can aggregate.
+    """
+    rows = ["| query | peak RSS MiB | peak Python heap MiB |", "|---|---|---|"]
+    for name in our_cases(SAMPLE):
+        code = (
+            "import resource, sys, tracemalloc; sys.path.insert(0, sys.argv[3]); "
+            "import nitpicker_query as q; from queries import our_cases, SAMPLE; "
+            "a = q.open_archive(sys.argv[1]); tracemalloc.start(); "
+            "our_cases(SAMPLE)[sys.argv[2]](a); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+            "tracemalloc.get_traced_memory()[1])")
+        out = subprocess.run([sys.executable, "-c", code, str(path), name,
+                              str(Path(__file__).parent)], capture_output=True, text=True,
+                             check=True, env={**os.environ})
+        rss, heap = out.stdout.split()
+        rows.append(f"| {name} | {int(rss) / 1024:.0f} | {int(heap) / 1024**2:.1f} |")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pages", type=int, default=300_000)
-    parser.add_argument("--archive", type=Path, default=None,
-                        help="an existing archive (default: build bench/data/site-<N>)")
+    parser.add_argument("--pages", type=int, nargs="+", default=[300_000])
+    parser.add_argument("--upstream", action="store_true",
+                        help="also time an upstream-shaped copy of the largest archive")
+    parser.add_argument("--rss", action="store_true",
+                        help="peak RSS of each query on the largest archive")
     args = parser.parse_args()
-    path = args.archive or Path("bench/data") / f"site-{args.pages}.nitpicker"
-    if not path.exists():
-        from make_archive import build
+    for pages in args.pages:
+        path = Path("bench/data") / f"site-{pages}.nitpicker"
+        if not path.exists():
+            from make_archive import build
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        build(path.absolute(), args.pages)
-    rows = run(path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            build(path.absolute(), pages)
+        _report(path, f"python bench/queries.py --pages {pages}", run(path))
+    largest = Path("bench/data") / f"site-{max(args.pages)}.nitpicker"
+    if args.upstream:
+        with tempfile.TemporaryDirectory(dir="bench/data") as tmp:
+            copy = upstream_copy(largest, Path(tmp) / f"upstream-{largest.name}")
+            _report(copy, f"python bench/queries.py --pages {max(args.pages)} --upstream "
+                    "(upstream-shaped copy: no page_signatures, no extra indexes)", run(copy))
+    if args.rss:
+        print(f"\n### Peak RSS per query, {largest.name}\n")
+        print("\n".join(rss_rows(largest.absolute())))
+
+
+def _report(path: Path, command: str, rows: list[str]) -> None:
     size = path.stat().st_size / 1024**2
-    print(f"### {path.name} ({size:.0f} MiB)\n")
-    print(f"`python bench/queries.py --pages {args.pages}` — Python "
-          f"{platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
-          f"{os.cpu_count()} CPUs, {platform.machine()}\n")
+    print(f"\n### {path.name} ({size:.0f} MiB)\n")
+    print(f"`{command}` — Python {platform.python_version()}, SQLite "
+          f"{sqlite3.sqlite_version}, {os.cpu_count()} CPUs, {platform.machine()}\n")
     print("| query | ours cold ms | ours warm ms | raw cold ms | raw warm ms | warm ratio |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\nPeak RSS of the benchmark process: {peak:.0f} MiB")
+    print(f"\nPeak RSS of the benchmark process so far: {peak:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,8 @@ def upstream_with_trap(tmp_path_factory: pytest.TempPathFactory) -> Path:
             for n in range(1, 13)]                                     # 12: a trap
     rows += [(f"{H}/news/{n}", "News", "Latest", None, None) for n in range(1, 11)]  # 10
     rows += [(f"{H}/p/{n}", f"Page {n}", None, None, None) for n in range(5)]        # unique
-    rows += [(f"{H}/gone/{n}", "Same", None, None, None) for n in range(3)]          # small
+    rows += [(f"{H}/gone/{n}", "Same", None, None, None) for n in range(2)]          # small
+    rows += [(f"{H}/gone/2", " Same\n", None, None, None)]  # the same title, spelled loosely
     conn.executemany(
         "INSERT INTO pages (url, scraped, isTarget, isExternal, status, contentType, title, "
         "description, og_title, og_url, meta_extras) VALUES (?, 1, 1, 0, 200, 'text/html', "
@@ -82,6 +83,12 @@ def test_min_count_by_shape_and_paging(upstream_with_trap: Path) -> None:
     assert [c["count"] for c in by_shape["items"]] == [12, 10, 3]
     page = q.get_duplicate_clusters(upstream_with_trap, min_count=3, limit=1, offset=1)
     assert [c["count"] for c in page["items"]] == [10] and page["nextOffset"] == 2
+
+
+def test_whitespace_variants_join_their_cluster(upstream_with_trap: Path) -> None:
+    small = q.get_duplicate_clusters(upstream_with_trap, min_count=3)["items"][2]
+    assert small["count"] == 3 and small["metaSignatureFields"]["title"] == "Same"
+    assert small["samplePages"] == [f"{H}/gone/0", f"{H}/gone/1", f"{H}/gone/2"]
 
 
 def test_drill_down(upstream_with_trap: Path) -> None:
