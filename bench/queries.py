@@ -103,16 +103,15 @@ def raw_cases(sample_url: str) -> dict[str, list[tuple[str, tuple[Any, ...]]]]:
         ],
         "list_links broken (first 100)": [(
             "SELECT s.url, COALESCE(r.url, d.url), COALESCE(r.status, d.status), an.textContent "
-            "FROM anchors an JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId "
-            "LEFT JOIN pages r ON r.id = d.redirectDestId WHERE an.hrefId IN (SELECT d.id FROM "
-            "pages d LEFT JOIN pages r ON r.id = d.redirectDestId WHERE COALESCE(r.status, "
-            "d.status) = 404) ORDER BY s.url, an.id LIMIT ? OFFSET ?", PAGE)],
+            "FROM pages s CROSS JOIN anchors an ON an.pageId = s.id JOIN pages d ON "
+            "d.id = an.hrefId LEFT JOIN pages r ON r.id = d.redirectDestId WHERE "
+            "COALESCE(r.status, d.status) = 404 ORDER BY s.url, an.id LIMIT ? OFFSET ?", PAGE)],
         "list_links external (first 100)": [(
             "SELECT s.url, COALESCE(r.url, d.url), COALESCE(r.status, d.status), an.textContent "
-            "FROM anchors an JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId "
-            "LEFT JOIN pages r ON r.id = d.redirectDestId WHERE an.hrefId IN (SELECT d.id FROM "
-            "pages d LEFT JOIN pages r ON r.id = d.redirectDestId WHERE COALESCE(r.isExternal, "
-            "d.isExternal) = 1) ORDER BY s.url, an.id LIMIT ? OFFSET ?", PAGE)],
+            "FROM pages s CROSS JOIN anchors an ON an.pageId = s.id JOIN pages d ON "
+            "d.id = an.hrefId LEFT JOIN pages r ON r.id = d.redirectDestId WHERE "
+            "COALESCE(r.isExternal, d.isExternal) = 1 ORDER BY s.url, an.id LIMIT ? OFFSET ?",
+            PAGE)],
         "get_resource_referrers (first 100)": [(
             'SELECT p.url FROM "resources-referrers" rr JOIN pages p ON p.id = rr.pageId '
             "JOIN resources r ON r.id = rr.resourceId WHERE r.url = ? ORDER BY rr.pageId "

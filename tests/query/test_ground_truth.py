@@ -84,3 +84,21 @@ def test_clusters(generated: tuple[q.Archive, dict[str, Any]]) -> None:
     assert [c["count"] for c in clusters["items"]] == truth["get_duplicate_clusters"]["counts"]
     assert all(c["suggestedExclude"]["matchesOutside"] == 0 for c in clusters["items"])
     assert q.list_dedupe_cap_events(a)["total"] == 0
+
+
+@pytest.mark.parametrize("kind", ["broken", "external"])
+@pytest.mark.parametrize("offset", [0, 537])
+def test_link_pages_equal_the_plain_sorted_query(generated: tuple[q.Archive, dict[str, Any]],
+                                                 kind: str, offset: int) -> None:
+    """Whichever plan list_links picks, a page is the plain sorted query's page."""
+    a, _ = generated
+    test = ("COALESCE(r.status, d.status) = 404" if kind == "broken"
+            else "COALESCE(r.isExternal, d.isExternal) = 1")
+    plain = a.execute(
+        "SELECT s.url, COALESCE(r.url, d.url), an.textContent FROM anchors an "
+        "JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId "
+        f"LEFT JOIN pages r ON r.id = d.redirectDestId WHERE {test} "
+        "ORDER BY s.url, an.id LIMIT 100 OFFSET ?", (offset,)).fetchall()
+    ours = q.list_links(a, type=kind, offset=offset)["items"]
+    assert [(i["sourceUrl"], i["destUrl"], i["textContent"]) for i in ours] == [
+        tuple(r) for r in plain]
