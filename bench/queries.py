@@ -217,23 +217,10 @@ def run(path: Path) -> list[str]:
 
 def upstream_copy(path: Path, out: Path) -> Path:
     """The archive as upstream would have written it: no page_signatures, no extra indexes."""
-    import tarfile
+    from variants import derived_copy
 
-    work = out.parent / "work"
-    with tarfile.open(path) as tf:
-        tf.extractall(work, filter="data")
-    inner = next(work.iterdir())
-    conn = sqlite3.connect(inner / "db.sqlite")
-    conn.execute("DROP TABLE page_signatures")
-    for index in OUR_INDEXES:
-        conn.execute(f"DROP INDEX IF EXISTS {index}")
-    conn.commit()
-    conn.execute("VACUUM")
-    conn.close()
-    with tarfile.open(out, "w") as tf:
-        tf.add(inner, arcname=inner.name)
-    shutil.rmtree(work)
-    return out
+    return derived_copy(path, out, ["DROP TABLE page_signatures",
+                                    *(f"DROP INDEX IF EXISTS {i}" for i in OUR_INDEXES)])
 
 
 def rss_rows(path: Path) -> list[str]:

@@ -19,12 +19,10 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import sqlite3
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -128,19 +126,9 @@ def _families(archive: str) -> dict[str, int]:
 
 def without_signatures(path: Path, out: Path) -> Path:
     """A copy of the archive whose page_signatures table is empty."""
-    work = out.parent / "work"
-    with tarfile.open(path) as tf:
-        tf.extractall(work, filter="data")
-    inner = next(work.iterdir())
-    conn = sqlite3.connect(inner / "db.sqlite")
-    conn.execute("DELETE FROM page_signatures")
-    conn.commit()
-    conn.execute("VACUUM")
-    conn.close()
-    with tarfile.open(out, "w") as tf:
-        tf.add(inner, arcname=inner.name)
-    shutil.rmtree(work)
-    return out
+    from variants import derived_copy
+
+    return derived_copy(path, out, ["DELETE FROM page_signatures"])
 
 
 def cluster_rows(path: Path) -> list[str]:
