@@ -232,13 +232,14 @@ def rss_rows(path: Path) -> list[str]:
     """
     rows = ["| query | peak RSS MiB | peak Python heap MiB |", "|---|---|---|"]
     for name in our_cases(SAMPLE):
+        # VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec
         code = (
-            "import resource, sys, tracemalloc; sys.path.insert(0, sys.argv[3]); "
+            "import sys, tracemalloc; sys.path.insert(0, sys.argv[3]); "
             "import nitpicker_query as q; from queries import our_cases, SAMPLE; "
             "a = q.open_archive(sys.argv[1]); tracemalloc.start(); "
             "our_cases(SAMPLE)[sys.argv[2]](a); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
-            "tracemalloc.get_traced_memory()[1])")
+            "hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]; "
+            "print(hwm[0], tracemalloc.get_traced_memory()[1])")
         out = subprocess.run([sys.executable, "-c", code, str(path), name,
                               str(Path(__file__).parent)], capture_output=True, text=True,
                              check=True, env={**os.environ})

@@ -25,9 +25,7 @@ def get_resource_referrers(
         if row is None:
             return None
         rid = row["id"]
-        total = a.execute(
-            'SELECT count(*) FROM "resources-referrers" WHERE resourceId = ?', (rid,)
-        ).fetchone()[0]
+        total = a.count('SELECT count(*) FROM "resources-referrers" WHERE resourceId = ?', (rid,))
         rows = a.execute(
             'SELECT p.url FROM "resources-referrers" rr JOIN pages p ON p.id = rr.pageId '
             "WHERE rr.resourceId = ? ORDER BY rr.pageId LIMIT ? OFFSET ?",
