@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -136,8 +138,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--parallels, --max-pages, --retry, --timeout and the --dedupe-* "
                      "values must be positive")
     roots: list[str] = []
-    import re
-
     for pattern in args.exclude_pattern:
         try:
             re.compile(pattern)
@@ -151,8 +151,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.resume:
             writer = ArchiveWriter.resume(args.resume, output=args.output)
-            import json
-
             row = writer.conn.execute("SELECT roots FROM info").fetchone()
             stored = json.loads(row[0]) if row and row[0] else []
             roots = stored + [r for r in roots if r not in stored]

@@ -37,7 +37,7 @@ from nitpicker_query.exceptions import NotFound
 
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
-from .roots import check_allowed, roots_from_uris
+from .roots import NO_ROOTS, check_allowed, roots_from_uris
 from .tools import BY_NAME, TOOLS
 from .tools._base import ToolDef
 
@@ -195,8 +195,6 @@ class NitpickerServer:
         if not tool.needs_archive:
             roots = [*self.config.static_roots, *(await self._client_roots(ctx))]
             if not roots:
-                from .roots import NO_ROOTS
-
                 raise PathNotAllowed(NO_ROOTS)
             return await anyio.to_thread.run_sync(tool.run, (roots, self.registry), options)
         path = await self._resolve(ctx, arguments.get("archive"))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
+from ..clusters import stored_keys
+from ..format import strict_page
 from ..keys import page_keys
 from ..paging import check_paging, envelope
 from ._common import json_object
@@ -20,8 +22,6 @@ def captured_counts(a: Archive, signatures: list[str]) -> dict[str, int]:
         return {}
     wanted = set(signatures)
     counts = dict.fromkeys(wanted, 0)
-    from ..clusters import stored_keys
-
     if stored_keys(a):
         marks = ",".join("?" for _ in wanted)
         for sig, kind_count in (
@@ -33,8 +33,6 @@ def captured_counts(a: Archive, signatures: list[str]) -> dict[str, int]:
         ):
             counts[sig] = max(counts[sig], kind_count)
         return counts
-    from ..format import strict_page
-
     for url, title, description, og_title, og_url in a.execute(
             f"SELECT url, title, description, og_title, og_url FROM pages p "
             f"WHERE {strict_page('p')}"):
