@@ -30,6 +30,7 @@ test: $(STAMP) browser inspector
 
 lint: $(STAMP)
 	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp tests bench scripts
+	$(BIN)/mypy --strict nitpicker_query nitpicker_crawl nitpicker_mcp
 
 bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000

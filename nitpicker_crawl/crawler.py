@@ -206,9 +206,11 @@ class Crawler:
             except Exception as exc:  # a bug in one URL must not end the crawl
                 message = f"internal error while crawling: {type(exc).__name__}: {exc}"
                 self.progress.say(f"[nitpicker] {item.url}: {message}")
+                def record(failed: QueueItem = item, text: str = message) -> None:
+                    self._store_failure(failed.url, failed.external, text, [])
+
                 with contextlib.suppress(Exception):
-                    await self._write(lambda u=item.url, m=message, e=item.external:
-                                      self._store_failure(u, e, m, []))
+                    await self._write(record)
                 self._count_error(item, message)
             finally:
                 if item.external:

@@ -22,7 +22,9 @@ def split_list(value: str) -> list[str]:
     >>> split_list("/blog/*.{html,php},/admin/*")
     ['/blog/*.{html,php}', '/admin/*']
     """
-    items, depth, current = [], 0, []
+    items: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in value:
         if ch == "{":
             depth += 1

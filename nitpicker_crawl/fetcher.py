@@ -174,17 +174,16 @@ class Fetcher:
         current = url
         for _ in range(self.max_redirects + 1):
             try:
+                head: Fetched | None = None
                 if head_first:
                     try:
-                        answer = await self._request("HEAD", current, False)
+                        head = await self._request("HEAD", current, False)
                     except FetchError:
-                        answer = None
-                    head_unusable = answer is None or answer.status in HEAD_FALLBACK_STATUSES
-                    need_body = answer is not None and body and answer.is_html and (
-                        answer.status not in REDIRECT_STATUSES)
-                    if head_unusable or need_body:
-                        answer = await self._request("GET", current, body)
-                else:
+                        head = None
+                if head is not None and head.status not in HEAD_FALLBACK_STATUSES and not (
+                        body and head.is_html and head.status not in REDIRECT_STATUSES):
+                    answer = head
+                else:  # no HEAD wanted, HEAD refused or broken, or the HTML body is needed
                     answer = await self._request("GET", current, body)
             except FetchError as exc:
                 exc.redirects = hops

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class CrawlOptions:
     html_codec: str = "zstd"
     extra_info: dict[str, object] = field(default_factory=dict, compare=False)
 
-    def info_row(self) -> dict[str, object]:
+    def info_row(self) -> dict[str, Any]:
         """The ``info`` columns the archive records for these options."""
         return {
             "recursive": self.recursive, "interval": self.interval_ms, "image": self.image,

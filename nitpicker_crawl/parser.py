@@ -41,7 +41,8 @@ def parse(html: str) -> RawDocument:
          "viewportWidth": 0, "sourceCode": img.html}
         for img in tree.css("img")
     ]
-    scripts = [{"type": (s.attributes.get("type") or "").lower(), "text": s.text(deep=True)}
+    scripts: list[dict[str, str | None]] = [
+        {"type": (s.attributes.get("type") or "").lower(), "text": s.text(deep=True)}
                for s in tree.css('script[type="application/ld+json"], '
                                  'script[type="speculationrules"]')]
     return {

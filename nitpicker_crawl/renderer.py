@@ -207,7 +207,8 @@ class Renderer:
             await asyncio.wait_for(page.close(), timeout=5)
         async with self._relaunch:
             try:
-                if self._browser is None or not self._browser.is_connected():
+                if self._browser is None or self._context is None or (
+                        not self._browser.is_connected()):
                     raise RuntimeError("browser gone")
                 await self._pages.put(await asyncio.wait_for(self._context.new_page(), 10))
             except Exception:
