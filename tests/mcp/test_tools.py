@@ -218,3 +218,14 @@ async def test_full_sweep_is_read_only(root: Path) -> None:
 
     with q.open_archive(old) as a:
         assert not a.has_table("dedupe_cap_events")
+
+
+async def test_a_rewritten_archive_is_reopened(tmp_path: Path) -> None:
+    from tests.fixtures import build_pre013
+
+    path = build_pre013(tmp_path, name="live")
+    async with Client(create_server(roots=[tmp_path]), mode="legacy") as c:
+        assert (await call(c, "get_summary", archive=str(path)))["totalPages"] == 2
+        assert (await call(c, "get_summary", archive=str(path)))["totalPages"] == 2
+        build_pre013(tmp_path, extended=True, name="live")  # a new crawl, same file name
+        assert (await call(c, "get_summary", archive=str(path)))["totalPages"] == 5
