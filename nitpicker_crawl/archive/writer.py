@@ -25,7 +25,6 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,13 +64,6 @@ def natural_key(url: str) -> tuple[Any, ...]:
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", url))
 
 
-@dataclass
-class _Stats:
-    pages: int = 0
-    anchors: int = 0
-    html_bytes: int = 0
-
-
 class ArchiveWriter:
     """Create or resume an archive, write rows, then :meth:`close` into a tar.
 
@@ -88,7 +80,6 @@ class ArchiveWriter:
         self.db_path = workdir / "db.sqlite"
         self._ids: dict[str, int] = {}
         self._closed = False
-        self.stats = _Stats()
         # One writer at a time, but not always the creating thread: the crawler hands
         # every write to its single writer thread.
         self.conn = sqlite3.connect(self.db_path, isolation_level=None, check_same_thread=False)
@@ -317,7 +308,6 @@ class ArchiveWriter:
         ).fetchone()
         pid = int(row[0])
         self._ids[url] = pid
-        self.stats.pages += 1
         return pid
 
     def skip_page(self, url: str, reason: str, *, is_external: bool = False) -> int:
@@ -366,7 +356,6 @@ class ArchiveWriter:
         self.conn.executemany(
             "INSERT INTO anchors (pageId, hrefId, hash, textContent) VALUES (?, ?, ?, ?)", rows
         )
-        self.stats.anchors += len(rows)
 
     def replace_images(self, page_id: int, images: Iterable[Mapping[str, Any]]) -> None:
         """Store the page's images (``src, alt, width, height, naturalWidth, …``)."""
@@ -401,7 +390,6 @@ class ArchiveWriter:
             "INSERT OR REPLACE INTO page_html_ref (page_id, hash) VALUES (?, ?)",
             (page_id, enc.hash),
         )
-        self.stats.html_bytes += enc.size_stored
 
     def replace_tags(self, page_id: int, tags: Iterable[Mapping[str, Any]]) -> None:
         """Store technology detections and the page's denormalised tag columns."""
