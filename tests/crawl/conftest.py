@@ -35,11 +35,18 @@ def zoo() -> Iterator[TrapZoo]:
         yield z
 
 
-def _site_crawl(zoo: TrapZoo, directory: Path, *extra: str) -> Crawl:
+def crawl_site(zoo: TrapZoo, directory: Path, *args: str) -> Crawl:
+    """Crawl the whole of TrapZoo from its home page into ``directory/site.nitpicker``."""
     out = directory / "site.nitpicker"
-    r = run_crawl(directory, zoo.url, "-o", str(out), "--exclude", TRAPS, "--exclude-url",
-                  zoo.url + "index.php", "--silent", *extra)
+    r = run_crawl(directory, zoo.url, "-o", str(out), *args, timeout=600)
     return Crawl(out, r.returncode, r.stderr)
+
+
+WITHOUT_TRAPS = ("--exclude", TRAPS, "--exclude-url", "{zoo}index.php", "--silent")
+
+
+def _site_crawl(zoo: TrapZoo, directory: Path, *extra: str) -> Crawl:
+    return crawl_site(zoo, directory, *(a.format(zoo=zoo.url) for a in WITHOUT_TRAPS), *extra)
 
 
 @pytest.fixture(scope="session")
@@ -54,20 +61,14 @@ def rendered_crawl(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Cr
     return _site_crawl(zoo, tmp_path_factory.mktemp("rendered"))
 
 
-def _cap_crawl(zoo: TrapZoo, directory: Path, *extra: str) -> Crawl:
-    out = directory / "capped.nitpicker"
-    r = run_crawl(directory, zoo.url, "-o", str(out), "--dedupe-cap", "100", *extra,
-                  timeout=600)
-    return Crawl(out, r.returncode, r.stderr)
-
-
 @pytest.fixture(scope="session")
 def capped_plain(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Crawl:
     """The whole trap site, traps included, ``--dedupe-cap 100 --no-render``, no max-pages."""
-    return _cap_crawl(zoo, tmp_path_factory.mktemp("capped-plain"), "--no-render")
+    return crawl_site(zoo, tmp_path_factory.mktemp("capped-plain"), "--dedupe-cap", "100",
+                      "--no-render")
 
 
 @pytest.fixture(scope="session")
 def capped_rendered(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Crawl:
     """The same in Chromium."""
-    return _cap_crawl(zoo, tmp_path_factory.mktemp("capped-rendered"))
+    return crawl_site(zoo, tmp_path_factory.mktemp("capped-rendered"), "--dedupe-cap", "100")
