@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
-from ..clusters import stored_keys
-from ..format import strict_page
-from ..keys import page_keys
+from ..clusters import members_of
 from ..paging import check_paging, envelope
 from ._common import json_object
 
@@ -17,31 +15,12 @@ _COLUMNS = ("id", "shape_key", "sample_url", "body_hash", "effective_threshold",
 
 
 def captured_counts(a: Archive, signatures: list[str]) -> dict[str, int]:
-    """Rendered internal pages per signature (from ``page_signatures``, else recomputed)."""
+    """Rendered internal pages per signature (an event's signature may be either kind)."""
     if not signatures:
         return {}
-    wanted = set(signatures)
-    counts = dict.fromkeys(wanted, 0)
-    if stored_keys(a):
-        marks = ",".join("?" for _ in wanted)
-        for sig, kind_count in (
-            *a.execute(f"SELECT signature, count(*) FROM page_signatures WHERE signature IN "
-                       f"({marks}) GROUP BY signature", list(wanted)).fetchall(),
-            *a.execute(f"SELECT shape_signature, count(*) FROM page_signatures WHERE "
-                       f"shape_signature IN ({marks}) GROUP BY shape_signature",
-                       list(wanted)).fetchall(),
-        ):
-            counts[sig] = max(counts[sig], kind_count)
-        return counts
-    for url, title, description, og_title, og_url in a.execute(
-            f"SELECT url, title, description, og_title, og_url FROM pages p "
-            f"WHERE {strict_page('p')}"):
-        k = page_keys(url, title=title, description=description, og_title=og_title,
-                      og_url=og_url)
-        for sig in (k.signature, k.shape_signature):
-            if sig in wanted:
-                counts[sig] += 1
-    return counts
+    by_parent = members_of(a, "signature", signatures)
+    by_shape = members_of(a, "shape", signatures)
+    return {sig: max(len(by_parent[sig]), len(by_shape[sig])) for sig in signatures}
 
 
 def event_item(row: dict[str, Any], captured: int, archived: bool) -> dict[str, Any]:
