@@ -320,7 +320,7 @@ class Crawler:
             await self._write(lambda: self._store_skip(
                 final, "excluded (--exclude-keyword)", False, sources))
             return
-        fields, _ = extraction.page_fields(raw, final)
+        fields = extraction.page_fields(raw, final)
         refused: list[str] = []
         anchors = self._links(raw, final, refused)
         images = extraction.images(raw, final) if self.options.image else []

@@ -50,8 +50,8 @@ def _flag(raw: str | None, word: str) -> int | None:
     return 1 if word in tokens or ("none" in tokens and word in ("noindex", "nofollow")) else 0
 
 
-def page_fields(raw: RawDocument, url: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """Column values for ``pages`` and the ``(rel, absolute href)`` pairs of ``<link>``s."""
+def page_fields(raw: RawDocument, url: str) -> dict[str, Any]:
+    """Column values for ``pages`` (``meta_extras`` holds prev/next and hreflang links)."""
     base = urljoin(url, raw.get("baseHref") or url)
 
     def absolute(href: str | None) -> str | None:
@@ -64,7 +64,6 @@ def page_fields(raw: RawDocument, url: str) -> tuple[dict[str, Any], list[tuple[
         content = meta.get("content")
         if key and content is not None and key not in named:
             named[key] = content
-    link_pairs: list[tuple[str, str]] = []
     rels: dict[str, str] = {}
     hreflang: list[dict[str, str]] = []
     for link in raw.get("links", []):
@@ -72,7 +71,6 @@ def page_fields(raw: RawDocument, url: str) -> tuple[dict[str, Any], list[tuple[
         if href is None:
             continue
         for rel in (link.get("rel") or "").lower().split():
-            link_pairs.append((rel, href))
             rels.setdefault(rel, href)
             if rel == "alternate" and link.get("hreflang"):
                 hreflang.append({"hreflang": str(link.get("hreflang")), "href": href})
@@ -126,7 +124,7 @@ def page_fields(raw: RawDocument, url: str) -> tuple[dict[str, Any], list[tuple[
     if named.get("referrer"):
         extras["referrer"] = named["referrer"]
     fields["meta_extras"] = extras
-    return fields, link_pairs
+    return fields
 
 
 def anchors(raw: RawDocument, url: str) -> list[tuple[str, str | None, str | None]]:

@@ -67,17 +67,6 @@ class Frontier:
                 self._pending_by_parent[parent_key(url)] += 1
         return True
 
-    async def notify(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
-
-    @property
-    def pending(self) -> int:
-        return len(self._pages) + len(self._rest)
-
-    def pending_items(self) -> list[QueueItem]:
-        return [*self._pages, *self._rest]
-
     async def next(self) -> QueueItem | None:
         """The next URL to fetch; None when the crawl is over (or stopped)."""
         async with self._changed:

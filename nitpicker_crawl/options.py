@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -34,7 +34,6 @@ class CrawlOptions:
     recursive: bool = True
     max_redirects: int = 10
     html_codec: str = "zstd"
-    extra_info: dict[str, object] = field(default_factory=dict, compare=False)
 
     def info_row(self) -> dict[str, Any]:
         """The ``info`` columns the archive records for these options."""

@@ -124,7 +124,6 @@ class Renderer:
         self._context: Any = None
         self._pages: asyncio.Queue[Any] = asyncio.Queue()
         self._relaunch = asyncio.Lock()
-        self.launches = 0
 
     async def start(self) -> None:
         executable = find_browser()
@@ -143,7 +142,6 @@ class Renderer:
         except Exception as exc:
             raise BrowserNotFound(f"Chromium at {self._executable} did not start ({exc}). "
                                   + NOT_FOUND_MESSAGE) from exc
-        self.launches += 1
         self._context = await self._browser.new_context(user_agent=self.user_agent,
                                                         ignore_https_errors=True)
         self._pages = asyncio.Queue()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from urllib.robotparser import RobotFileParser
 
-from .fetcher import Fetcher, FetchError
+from .fetcher import Fetcher
 from .urls import origin
 
 
@@ -40,5 +40,3 @@ class Robots:
         parser.parse(response.text.splitlines())
         return parser
 
-
-__all__ = ["FetchError", "Robots"]

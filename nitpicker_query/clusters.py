@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .archive import Archive
 from .format import strict_page
-from .keys import is_eligible, meta_value, page_keys, shape_key
+from .keys import is_eligible, meta_value, page_keys
 from .patterns import path_matches
 from .signals import equivalent
 
@@ -169,10 +169,10 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
             marks = ",".join("?" for _ in chunk)
             for row in a.rows(
                     f"SELECT p.id, p.url, p.og_url, p.title, p.description, p.og_title, "
-                    f"ps.parent_key, ps.shape_key, ps.signature, ps.shape_signature "
+                    f"ps.shape_key, ps.signature, ps.shape_signature "
                     f"FROM page_signatures ps JOIN pages p ON p.id = ps.page_id "
                     f"WHERE {strict_page('p')} AND ps.{column} IN ({marks})", chunk):
-                pid, url, og_url, title, description, og_title, _, skey, sig, ssig = row
+                pid, url, og_url, title, description, og_title, skey, sig, ssig = row
                 result[sig if by == "signature" else ssig].append(Member(
                     pid, url, og_url, meta_value(title), meta_value(description),
                     meta_value(og_title), skey, sig, ssig))
@@ -317,5 +317,5 @@ def shape_of(members: list[Member]) -> str:
     return min(counts, key=lambda s: (-counts[s], s)) if counts else ""
 
 
-__all__ = ["Member", "group_counts", "members_of", "og_url_mismatch", "shape_key",
-           "shape_of", "suggest_exclude"]
+__all__ = ["Member", "clusters", "members_of", "og_url_mismatch", "shape_of",
+           "stored_keys", "suggest_exclude"]

@@ -107,7 +107,7 @@ def test_extraction_is_whitespace_and_url_normalised() -> None:
                 "<meta name=format-detection content='telephone=no'></head>"
                 "<body><a href='x#frag'> x\n y </a><a href='javascript:void(0)'>j</a>"
                 "</body></html>")
-    fields, _ = page_fields(raw, "http://h/dir/p")
+    fields = page_fields(raw, "http://h/dir/p")
     assert fields["title"] == "A title" and fields["lang"] == "ja"
     assert (fields["robots_noindex"], fields["robots_nofollow"], fields["robots_noarchive"]) == (
         1, 1, 0)
