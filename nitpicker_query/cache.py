@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -99,6 +100,26 @@ def ensure_extracted(path: Path, key: str | None = None) -> Path:
     if (directory / READY_MARKER).exists():
         return directory
     directory.parent.mkdir(parents=True, exist_ok=True)
+    with _thread_lock(directory):
+        return _extract_locked(path, key, directory)
+
+
+_THREAD_LOCKS: dict[Path, threading.Lock] = {}
+_THREAD_LOCKS_GUARD = threading.Lock()
+
+
+def _thread_lock(directory: Path) -> threading.Lock:
+    """One lock per cache entry for the threads of this process.
+
+    The PID lock cannot tell two threads apart (both hold our PID), and the MCP server
+    opens archives from worker threads.
+    """
+    with _THREAD_LOCKS_GUARD:
+        return _THREAD_LOCKS.setdefault(directory, threading.Lock())
+
+
+def _extract_locked(path: Path, key: str, directory: Path) -> Path:
+    """:func:`ensure_extracted` once this thread is the only one of its process here."""
     deadline = time.monotonic() + _WAIT_SECONDS
     while True:
         try:

@@ -11,10 +11,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .exceptions import ArchiveBusy
+
+CLAIM_GRACE_SECONDS = 10.0
+"""How long a lock (or take-over guard) without a readable PID counts as being taken."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,10 @@ def pid_alive(pid: int) -> bool:
 
 def probe(directory: str | Path) -> LockHolder | None:
     """Read the lock of ``directory`` without taking it; None when absent or unreadable."""
-    lock = lock_path_for(directory)
+    return _holder(lock_path_for(directory))
+
+
+def _holder(lock: Path) -> LockHolder | None:
     try:
         text = (lock / "pid.txt").read_text(encoding="utf-8").strip()
         pid = int(text, 10)
@@ -59,26 +66,75 @@ def probe(directory: str | Path) -> LockHolder | None:
 def acquire(directory: str | Path) -> Path:
     """Take the lock of ``directory`` or raise :class:`ArchiveBusy` naming the live holder.
 
-    A lock left by a dead process is stale: it is removed and ``mkdir`` is tried once more.
+    Two gaps in the bare convention are closed here, because four readers opening one
+    archive at once hit both. ``mkdir`` and writing ``pid.txt`` are two steps, so a lock
+    with no readable PID that is younger than :data:`CLAIM_GRACE_SECONDS` is someone
+    taking it, not stale. And "stale: remove it and mkdir again" races when two processes see
+    the same stale lock: the slower one would delete the lock the faster one just made.
+    Take-overs therefore go through a second lock, ``<dir>.lock.takeover``, and re-read the
+    holder under it. Our own PID counts as stale (a container restarts with the same small
+    PIDs); threads of one process must serialise above this module.
     """
     lock = lock_path_for(directory)
-    for attempt in range(2):
+    try:
+        lock.mkdir()
+    except FileExistsError:
+        _take_over(lock)
+    else:
+        _write_pid(lock)
+    return lock
+
+
+def _write_pid(lock: Path) -> None:
+    """Write ``pid.txt`` atomically (temp + rename), so no reader sees an empty file."""
+    pid = str(os.getpid())
+    temp = lock / f".pid.{pid}.tmp"
+    temp.write_text(pid, encoding="utf-8")
+    os.replace(temp, lock / "pid.txt")
+
+
+def _age(path: Path) -> float | None:
+    """Seconds since ``path`` last changed, or None when it is gone."""
+    try:
+        return time.time() - path.stat().st_mtime
+    except FileNotFoundError:
+        return None
+
+
+def _take_over(lock: Path) -> None:
+    """Replace a stale ``lock`` by ours, or raise ArchiveBusy; see :func:`acquire`."""
+    guard = lock.with_name(lock.name + ".takeover")
+    try:
+        guard.mkdir()
+    except FileExistsError:
+        age = _age(guard)
+        if age is not None and age < CLAIM_GRACE_SECONDS:
+            raise ArchiveBusy(f"Archive lock is being taken by another process: {lock}",
+                              lock) from None
+        shutil.rmtree(guard, ignore_errors=True)  # left by a process that died taking over
+        try:
+            guard.mkdir()
+        except FileExistsError:
+            raise ArchiveBusy(f"Could not take the lock (collision): {lock}", lock) from None
+    try:
+        holder = _holder(lock)
+        if holder is not None and holder.alive and holder.pid != os.getpid():
+            raise ArchiveBusy(
+                f"Archive is being used by another process (PID {holder.pid}): {lock}", lock
+            )
+        if holder is None:
+            age = _age(lock)
+            if age is not None and age < CLAIM_GRACE_SECONDS:
+                raise ArchiveBusy(f"Archive lock is being taken by another process: {lock}",
+                                  lock)
+        shutil.rmtree(lock, ignore_errors=True)
         try:
             lock.mkdir()
         except FileExistsError:
-            holder = probe(directory)
-            if holder is not None and holder.alive and holder.pid != os.getpid():
-                raise ArchiveBusy(
-                    f"Archive is being used by another process (PID {holder.pid}): {lock}",
-                    lock,
-                ) from None
-            if attempt == 1:
-                raise ArchiveBusy(f"Could not take the lock (collision): {lock}", lock) from None
-            shutil.rmtree(lock, ignore_errors=True)
-            continue
-        (lock / "pid.txt").write_text(str(os.getpid()), encoding="utf-8")
-        return lock
-    raise AssertionError("unreachable")  # pragma: no cover
+            raise ArchiveBusy(f"Could not take the lock (collision): {lock}", lock) from None
+        _write_pid(lock)
+    finally:
+        shutil.rmtree(guard, ignore_errors=True)
 
 
 def release(directory: str | Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nitpicker_query as q
@@ -23,7 +24,7 @@ def test_two_processes_extracting_at_once_share_one_copy(tmp_path: Path) -> None
     env = {**os.environ, "NITPICKER_PY_CACHE_DIR": str(tmp_path / "cache")}
     procs = [subprocess.Popen([sys.executable, "-c", OPEN_AND_PRINT, str(archive)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=env) for _ in range(4)]
+                              env=env) for _ in range(8)]
     outputs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1] for o in outputs]
     directories = {o[0].splitlines()[0] for o in outputs}
@@ -31,6 +32,22 @@ def test_two_processes_extracting_at_once_share_one_copy(tmp_path: Path) -> None
     assert {o[0].splitlines()[1] for o in outputs} == {"5"}
     entries = sorted(p.name for p in (tmp_path / "cache").iterdir())
     assert len(entries) == 1 and not entries[0].endswith((".staging", ".lock"))
+
+
+def test_threads_extracting_at_once_share_one_copy(tmp_path: Path, monkeypatch: object) -> None:
+    """The MCP server opens archives from worker threads, which share one PID."""
+    archive = build_pre013(tmp_path, extended=True, name="threads")
+    monkeypatch.setenv("NITPICKER_PY_CACHE_DIR", str(tmp_path / "cache"))  # type: ignore[attr-defined]
+
+    def open_once(_: int) -> tuple[Path, int]:
+        with q.open_archive(archive) as a:
+            return a.directory, q.get_summary(a)["totalPages"]
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(open_once, range(8)))
+    assert len({d for d, _ in results}) == 1
+    assert {n for _, n in results} == {5}
+    assert len(list((tmp_path / "cache").iterdir())) == 1
 
 
 def test_rewritten_file_gets_a_new_cache_entry(tmp_path: Path) -> None:
