@@ -33,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from doc import add_flag, emit  # noqa: E402
+
 from nitpicker_crawl.renderer import CHROMIUM_ARGS, EXTRACT_JS, find_browser  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 
@@ -114,6 +116,7 @@ def scrapy_seconds(url: str, pages: int) -> float | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of each workload")
+    add_flag(parser)
     args = parser.parse_args()
     scale = 10 if args.quick else 1
     rows: list[str] = []
@@ -149,13 +152,15 @@ def main() -> None:
             rows.append(f"| Scrapy {_scrapy_version()}, 4 concurrent, no output but JSONL | "
                         f"{n} | {theirs:.1f} | {n / theirs:.0f} |")
     rows.append(rss_row)
-    print(f"`python bench/crawl.py{' --quick' if args.quick else ''}` — Python "
-          f"{platform.python_version()}, {os.cpu_count()} CPUs, TrapZoo on 127.0.0.1\n")
-    print("| run | pages | seconds | pages/s |")
-    print("|---|---|---|---|")
-    print("\n".join(rows))
-    print(f"\nreused vs per-URL browser: {fresh / reused:.1f}× faster; --no-render vs Scrapy: "
-          + (f"{theirs / ours:.2f}× Scrapy's pages/s" if theirs else "Scrapy did not finish"))
+    emit("crawl" + ("-quick" if args.quick else ""), "\n".join([
+        f"`python bench/crawl.py{' --quick' if args.quick else ''}` — Python "
+        f"{platform.python_version()}, {os.cpu_count()} CPUs, TrapZoo on 127.0.0.1\n",
+        "| run | pages | seconds | pages/s |",
+        "|---|---|---|---|",
+        *rows,
+        f"\nreused vs per-URL browser: {fresh / reused:.1f}× faster; --no-render vs Scrapy: "
+        + (f"{theirs / ours:.2f}× Scrapy's pages/s" if theirs else "Scrapy did not finish"),
+    ]), write=args.write)
 
 
 def _scrapy_version() -> str:

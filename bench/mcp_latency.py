@@ -26,6 +26,8 @@ from mcp import Client, StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from doc import add_flag, emit
+
 import nitpicker_query as q
 
 CALLS = 200  # sequential calls per tool (after 5 warm-up calls)
@@ -83,6 +85,7 @@ async def run(archive: Path) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=300_000)
+    add_flag(parser)
     args = parser.parse_args()
     archive = (Path("bench/data") / f"site-{args.pages}.nitpicker").absolute()
     if not archive.exists():
@@ -92,11 +95,13 @@ def main() -> None:
         archive.parent.mkdir(parents=True, exist_ok=True)
         build(archive, args.pages)
     rows = anyio.run(run, archive)
-    print(f"`python bench/mcp_latency.py --pages {args.pages}` — Python "
-          f"{platform.python_version()}, {os.cpu_count()} CPUs\n")
-    print("| tool | stdio p50 ms | stdio p95 ms | in-process p50 ms | overhead p50 ms | ratio |")
-    print("|---|---|---|---|---|---|")
-    print("\n".join(rows))
+    emit("mcp-latency", "\n".join([
+        f"`python bench/mcp_latency.py --pages {args.pages}` — Python "
+        f"{platform.python_version()}, {os.cpu_count()} CPUs\n",
+        "| tool | stdio p50 ms | stdio p95 ms | in-process p50 ms | overhead p50 ms | ratio |",
+        "|---|---|---|---|---|---|",
+        *rows,
+    ]), write=args.write)
 
 
 if __name__ == "__main__":

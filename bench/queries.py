@@ -12,7 +12,7 @@ Also: ``open_archive`` with an empty extraction cache vs the cached re-open. ``-
 repeats the run on a copy shaped like an archive written by upstream (no
 ``page_signatures``, none of our extra indexes); ``--rss`` runs each query alone in a fresh
 process and reports its peak RSS. Prints markdown tables with the command, machine and
-versions for docs/BENCHMARKS.md.
+versions, and writes each into its block of docs/BENCHMARKS.md (``--no-write``: print only).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from doc import add_flag, emit
 
 import nitpicker_query as q
 from nitpicker_query.format import loose_page, strict_page
@@ -255,6 +257,7 @@ def main() -> None:
                         help="also time an upstream-shaped copy of the largest archive")
     parser.add_argument("--rss", action="store_true",
                         help="peak RSS of each query on the largest archive")
+    add_flag(parser)
     args = parser.parse_args()
     for pages in args.pages:
         path = Path("bench/data") / f"site-{pages}.nitpicker"
@@ -263,28 +266,32 @@ def main() -> None:
 
             path.parent.mkdir(parents=True, exist_ok=True)
             build(path.absolute(), pages)
-        _report(path, f"python bench/queries.py --pages {pages}", run(path))
+        _report(path, f"python bench/queries.py --pages {pages}", run(path), args.write)
     largest = Path("bench/data") / f"site-{max(args.pages)}.nitpicker"
     if args.upstream:
         with tempfile.TemporaryDirectory(dir="bench/data") as tmp:
             copy = upstream_copy(largest, Path(tmp) / f"upstream-{largest.name}")
             _report(copy, f"python bench/queries.py --pages {max(args.pages)} --upstream "
-                    "(upstream-shaped copy: no page_signatures, no extra indexes)", run(copy))
+                    "(upstream-shaped copy: no page_signatures, no extra indexes)", run(copy),
+                    args.write)
     if args.rss:
-        print(f"\n### Peak RSS per query, {largest.name}\n")
-        print("\n".join(rss_rows(largest.absolute())))
+        emit(f"queries-rss-{largest.name}",
+             f"### Peak memory per query, {largest.name} (each query alone in a fresh "
+             "process)\n\n" + "\n".join(rss_rows(largest.absolute())), write=args.write)
 
 
-def _report(path: Path, command: str, rows: list[str]) -> None:
+def _report(path: Path, command: str, rows: list[str], write: bool) -> None:
     size = path.stat().st_size / 1024**2
-    print(f"\n### {path.name} ({size:.0f} MiB)\n")
-    print(f"`{command}` — Python {platform.python_version()}, SQLite "
-          f"{sqlite3.sqlite_version}, {os.cpu_count()} CPUs, {platform.machine()}\n")
-    print("| query | ours cold ms | ours warm ms | raw cold ms | raw warm ms | warm ratio |")
-    print("|---|---|---|---|---|---|")
-    print("\n".join(rows))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\nPeak RSS of the benchmark process so far: {peak:.0f} MiB")
+    emit(f"queries-{path.name}", "\n".join([
+        f"### {path.name} ({size:.0f} MiB)\n",
+        f"`{command}` — Python {platform.python_version()}, SQLite "
+        f"{sqlite3.sqlite_version}, {os.cpu_count()} CPUs, {platform.machine()}\n",
+        "| query | ours cold ms | ours warm ms | raw cold ms | raw warm ms | warm ratio |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        f"\nPeak RSS of the benchmark process so far: {peak:.0f} MiB",
+    ]), write=write)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from doc import add_flag, emit  # noqa: E402
+
 import nitpicker_query as q  # noqa: E402
 from nitpicker_crawl.softcap import SoftCap  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
@@ -165,17 +167,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--observations", type=int, default=OBSERVATIONS)
     parser.add_argument("--pages", type=int, default=300_000)
+    add_flag(parser)
     args = parser.parse_args()
-    print(f"`python bench/softcap.py` — Python {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs\n")
-    print("### Tracker under 300,000 unique signatures\n")
-    print("\n".join(tracker(args.observations)))
-    print("\n### Trap-site crawl\n")
-    print("\n".join(crawl_rows()))
+    lines = [f"`python bench/softcap.py` — Python {platform.python_version()}, "
+             f"{os.cpu_count()} CPUs\n",
+             f"### Tracker under {args.observations:,} unique signatures\n",
+             *tracker(args.observations),
+             "\n### Trap-site crawl\n",
+             *crawl_rows()]
     archive = ROOT / "bench" / "data" / f"site-{args.pages}.nitpicker"
     if archive.exists():
-        print(f"\n### duplicate-clusters on {archive.name}\n")
-        print("\n".join(cluster_rows(archive)))
+        lines += [f"\n### duplicate-clusters on {archive.name}\n", *cluster_rows(archive)]
+    emit("softcap", "\n".join(lines), write=args.write)
 
 
 if __name__ == "__main__":
