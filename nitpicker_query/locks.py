@@ -93,12 +93,12 @@ def _write_pid(lock: Path) -> None:
     os.replace(temp, lock / "pid.txt")
 
 
-def _age(path: Path) -> float | None:
-    """Seconds since ``path`` last changed, or None when it is gone."""
+def _being_taken(path: Path) -> bool:
+    """True while ``path`` is younger than :data:`CLAIM_GRACE_SECONDS` (False when gone)."""
     try:
-        return time.time() - path.stat().st_mtime
+        return time.time() - path.stat().st_mtime < CLAIM_GRACE_SECONDS
     except FileNotFoundError:
-        return None
+        return False
 
 
 def _take_over(lock: Path) -> None:
@@ -107,34 +107,37 @@ def _take_over(lock: Path) -> None:
     try:
         guard.mkdir()
     except FileExistsError:
-        age = _age(guard)
-        if age is not None and age < CLAIM_GRACE_SECONDS:
-            raise ArchiveBusy(f"Archive lock is being taken by another process: {lock}",
-                              lock) from None
+        if _being_taken(guard):
+            raise _taking(lock) from None
         shutil.rmtree(guard, ignore_errors=True)  # left by a process that died taking over
         try:
             guard.mkdir()
         except FileExistsError:
-            raise ArchiveBusy(f"Could not take the lock (collision): {lock}", lock) from None
+            raise _collision(lock) from None
     try:
         holder = _holder(lock)
         if holder is not None and holder.alive and holder.pid != os.getpid():
             raise ArchiveBusy(
                 f"Archive is being used by another process (PID {holder.pid}): {lock}", lock
             )
-        if holder is None:
-            age = _age(lock)
-            if age is not None and age < CLAIM_GRACE_SECONDS:
-                raise ArchiveBusy(f"Archive lock is being taken by another process: {lock}",
-                                  lock)
+        if holder is None and _being_taken(lock):
+            raise _taking(lock)
         shutil.rmtree(lock, ignore_errors=True)
         try:
             lock.mkdir()
         except FileExistsError:
-            raise ArchiveBusy(f"Could not take the lock (collision): {lock}", lock) from None
+            raise _collision(lock) from None
         _write_pid(lock)
     finally:
         shutil.rmtree(guard, ignore_errors=True)
+
+
+def _taking(lock: Path) -> ArchiveBusy:
+    return ArchiveBusy(f"Archive lock is being taken by another process: {lock}", lock)
+
+
+def _collision(lock: Path) -> ArchiveBusy:
+    return ArchiveBusy(f"Could not take the lock (collision): {lock}", lock)
 
 
 def release(directory: str | Path) -> None:
