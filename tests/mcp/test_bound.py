@@ -44,7 +44,8 @@ def test_list_text_is_the_json_of_the_result_and_fits(
         kept = len(out["items"])
         assert kept < len(items)
         assert out["nextOffset"] == offset + kept  # the first item left out
-        # as many items as fit: one more would not
+        # as many items as fit: one more would not (the cut reserves room for a
+        # 10-digit nextOffset and one ", ", hence the 12 characters of slack)
         assert len(_dumps({**out, "items": items[: kept + 1]})) > MAX_STRUCTURED_CHARS - 12
 
 
