@@ -84,14 +84,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Per-page budget in seconds (first attempt gets a third). Default: 30.")
     p.add_argument("--retry", type=int, default=3, metavar="N",
                    help="Attempts for network failures. Default: 3.")
+    p.add_argument("--follow-nofollow", action="store_true",
+                   help="Follow links of nofollow pages (meta robots, X-Robots-Tag) and "
+                   "rel=nofollow links inside the site; by default they are recorded but not "
+                   "followed, as search engines do.")
     p.add_argument("--strict", action="store_true",
                    help="Exit 1 (not 2) when only external links failed.")
     cap = p.add_argument_group("soft cap (crawler traps)")
     cap.add_argument("--dedupe-cap", type=int, default=None, metavar="N",
                      help="Stop feeding a cluster of pages with identical title, description, "
                      "og:title and og:url once it exceeds N pages (sooner when og:url points at "
-                     "a parent list, later for legit pagers); refused URLs are kept as skipped "
+                     "a parent list, later for legit pagers), and a URL shape that keeps "
+                     "repeating content it already produced; refused URLs are kept as skipped "
                      "and each cap is logged. Off by default; 100 is a good start.")
+    cap.add_argument("--dedupe-allow", action="append", default=[], metavar="GLOB[,GLOB]",
+                     help="Path globs the soft cap never counts or refuses (a legit section "
+                     "it capped), in --exclude's syntax.")
     cap.add_argument("--dedupe-age-window", type=int, default=5000, metavar="N",
                      help="Forget a cluster counter not capped within N observed pages. "
                      "Default: 5000.")
@@ -120,6 +128,7 @@ def _options(args: argparse.Namespace, roots: list[str]) -> CrawlOptions:
         max_pages=args.max_pages, timeout_s=args.timeout, retry=args.retry,
         strict=args.strict, silent=args.silent, dedupe_cap=args.dedupe_cap,
         dedupe_age_window=args.dedupe_age_window, dedupe_map_cap=args.dedupe_map_cap,
+        dedupe_allow=listed(args.dedupe_allow), follow_nofollow=args.follow_nofollow,
     )
 
 

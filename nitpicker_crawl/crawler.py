@@ -25,11 +25,18 @@ from typing import Any
 
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.keys import is_eligible, page_keys
-from nitpicker_query.signals import page_signals
+from nitpicker_query.signals import declared_target, page_signals
 
 from . import extraction
 from .excludes import Excluder, keyword_matcher
-from .fetcher import Fetched, Fetcher, FetchError, normalize_content_type, sleep_ms
+from .fetcher import (
+    Fetched,
+    Fetcher,
+    FetchError,
+    RedirectRefused,
+    normalize_content_type,
+    sleep_ms,
+)
 from .frontier import Frontier, QueueItem
 from .options import CrawlOptions
 from .parser import parse
@@ -75,8 +82,11 @@ class Crawler:
         self.keywords = keyword_matcher(options.exclude_keywords)
         self.softcap: SoftCap | None = None
         if options.dedupe_cap:
+            allow = Excluder(options.dedupe_allow) if options.dedupe_allow else None
             self.softcap = SoftCap(options.dedupe_cap, age_window=options.dedupe_age_window,
-                                   map_cap=options.dedupe_map_cap)
+                                   map_cap=options.dedupe_map_cap,
+                                   allow=(lambda u: allow.reason(u) is not None)
+                                   if allow is not None else None)
         self.frontier = Frontier(self.softcap.parent_idle if self.softcap else None)
         self._restored_events: set[int] = set()
         self.counters = Counters(parallels=options.parallels)
@@ -91,6 +101,7 @@ class Crawler:
         self._stop_requests = 0
         self._crashed = False
         self._background: set[asyncio.Future[Any]] = set()
+        self._nofollow: set[str] = set()  # internal URLs seen only on nofollow links
 
     # ------------------------------------------------------------------ set-up
 
@@ -121,8 +132,8 @@ class Crawler:
                 queued += self.frontier.add(url, external=not internal,
                                             metadata_only=not internal)
         if self.softcap is not None:
-            for event_id, signature, shapes in self.writer.cap_events():
-                self.softcap.restore(event_id, signature, shapes)
+            for event_id, signature, shapes, qvals in self.writer.cap_events():
+                self.softcap.restore(event_id, signature, shapes, qvals)
                 self._restored_events.add(event_id)
         self.counters.pages_saved = self.writer.conn.execute(
             "SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 "
@@ -180,6 +191,9 @@ class Crawler:
             if self.renderer is not None:
                 await self.renderer.close()
             await self.fetcher.close()
+            if self._nofollow and not self._crashed:
+                unreached = sorted(u for u in self._nofollow if u not in self.frontier.seen)
+                await self._write(lambda: self._store_skips(unreached, "nofollow"))
             if self.softcap is not None and not self._crashed:
                 created = {e.event_id: self.softcap.rejected.get(e.event_id, 0)
                            for e in self.softcap.events if e.event_id is not None}
@@ -270,10 +284,19 @@ class Crawler:
         await self._throttle()
         assert self.fetcher is not None
         full = not item.metadata_only
+        gated: list[int] = []
         try:
             fetched = await self.fetcher.fetch(
                 url, body=(full and not self.options.render) or item.external,
-                head_first=self.options.render or item.metadata_only)
+                head_first=self.options.render or item.metadata_only,
+                gate=None if self.softcap is None or item.external
+                else lambda target: self._admit_redirect(target, gated))
+        except RedirectRefused as refused:
+            target, hops = refused.target, [h.url for h in refused.hops]
+            self.frontier.mark_seen(target)
+            self._refuse(gated[0])
+            await self._write(lambda: self._store_skip(target, "dedupe-cap", False, hops))
+            return
         except FetchError as exc:
             failed, message, sources = exc.url, exc.message, [h.url for h in exc.redirects]
             await self._write(lambda: self._store_failure(failed, item.external, message,
@@ -297,6 +320,18 @@ class Crawler:
                                                             external=not final_internal))
             return
         await self._scrape(fetched, sources)
+
+    def _admit_redirect(self, target: str, gated: list[int]) -> bool:
+        """The soft cap's word on a redirect target not seen before (seen ones were
+        admitted, or are refused records already)."""
+        assert self.softcap is not None
+        if target in self.frontier.seen or not self.scope.is_internal(target):
+            return True
+        event_id = self.softcap.admit(target)
+        if event_id is None:
+            return True
+        gated.append(event_id)
+        return False
 
     async def _scrape(self, fetched: Fetched, sources: list[str]) -> None:
         final = fetched.url
@@ -322,7 +357,9 @@ class Crawler:
             return
         fields = extraction.page_fields(raw, final)
         refused: list[str] = []
-        anchors = self._links(raw, final, refused)
+        nofollow_page = bool(fields.get("robots_nofollow")) or "nofollow" in (
+            fetched.headers.get("x-robots-tag") or "").lower()
+        anchors = self._links(raw, final, refused, nofollow_page=nofollow_page)
         images = extraction.images(raw, final) if self.options.image else []
         jsonld = extraction.jsonld(raw)
         self.counters.pages_saved += 1
@@ -338,7 +375,9 @@ class Crawler:
                                        canonical=fields["canonical"],
                                        has_prev_next="prev" in extras or "next" in extras,
                                        title=fields["title"])
-                event = self.softcap.observe(final, keys, signals)
+                event = self.softcap.observe(
+                    final, keys, signals, declared=declared_target(
+                        final, og_url=fields["og_url"], canonical=fields["canonical"]))
 
         def store() -> int | None:
             w = self.writer
@@ -380,21 +419,29 @@ class Crawler:
         self.softcap.refused(event_id)
         self.counters.capped = self.softcap.rejected_total
 
-    def _links(self, raw: extraction.RawDocument, page_url: str, refused: list[str]
-               ) -> list[tuple[str, str | None, str | None]]:
+    def _links(self, raw: extraction.RawDocument, page_url: str, refused: list[str], *,
+               nofollow_page: bool = False) -> list[tuple[str, str | None, str | None]]:
         """Anchors as stored (identity URLs), queueing the new ones on the way.
 
         New in-scope URLs of a capped cluster are not queued; they are appended to
         ``refused`` so the page's store records them as skipped (``dedupe-cap``).
+        Links of a ``nofollow`` page (meta robots or ``X-Robots-Tag``) and ``rel=nofollow``
+        links are stored but, unless ``--follow-nofollow``, not followed inside the site;
+        one never reached otherwise is recorded as skipped (``nofollow``) when the crawl
+        stops.
         """
         result = []
         opts = self.options
-        for href, fragment, text in extraction.anchors(raw, page_url):
+        for href, fragment, text, nofollow in extraction.anchors(raw, page_url):
             url = normalize(href, disable_queries=opts.disable_queries)
             if url is None:
                 continue
             result.append((url, fragment, text))
             if self.scope.is_internal(url):
+                if (nofollow or nofollow_page) and not opts.follow_nofollow:
+                    if url not in self.frontier.seen:
+                        self._nofollow.add(url)
+                    continue
                 if self.softcap is not None and url not in self.frontier.seen:
                     event_id = self.softcap.admit(url)
                     if event_id is not None:
@@ -421,6 +468,11 @@ class Crawler:
         pid = self.writer.skip_page(url, reason, is_external=external)
         if sources:
             self.writer.record_redirect(sources, pid)
+        self.writer.commit()
+
+    def _store_skips(self, urls: list[str], reason: str) -> None:
+        for url in urls:
+            self.writer.skip_page(url, reason)
         self.writer.commit()
 
     def _store_failure(self, url: str, external: bool, message: str,

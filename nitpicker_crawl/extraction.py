@@ -29,7 +29,7 @@ class RawDocument(TypedDict, total=False):
     baseHref: str | None
     metas: list[dict[str, str | None]]   # name, property, httpEquiv, charset, content
     links: list[dict[str, str | None]]   # rel, href, hreflang, sizes
-    anchors: list[dict[str, str | None]]  # href, text
+    anchors: list[dict[str, str | None]]  # href, text, rel
     images: list[dict[str, Any]]
     jsonld: list[dict[str, str | None]]  # type, text
     html: str
@@ -127,8 +127,9 @@ def page_fields(raw: RawDocument, url: str) -> dict[str, Any]:
     return fields
 
 
-def anchors(raw: RawDocument, url: str) -> list[tuple[str, str | None, str | None]]:
-    """``(absolute href without fragment, fragment, text)`` per anchor, document order."""
+def anchors(raw: RawDocument, url: str) -> list[tuple[str, str | None, str | None, bool]]:
+    """``(absolute href without fragment, fragment, text, nofollow)`` per anchor, in
+    document order; ``nofollow`` when the anchor's ``rel`` has the ``nofollow`` token."""
     from .urls import resolve
 
     base = urljoin(url, raw.get("baseHref") or url)
@@ -136,7 +137,9 @@ def anchors(raw: RawDocument, url: str) -> list[tuple[str, str | None, str | Non
     for anchor in raw.get("anchors", []):
         resolved = resolve(anchor.get("href") or "", base)
         if resolved is not None:
-            result.append((resolved[0], resolved[1], clean(anchor.get("text"))))
+            rel = (anchor.get("rel") or "").lower().split()
+            result.append((resolved[0], resolved[1], clean(anchor.get("text")),
+                           "nofollow" in rel))
     return result
 
 

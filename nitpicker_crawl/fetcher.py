@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
@@ -68,6 +69,15 @@ class FetchError(Exception):
         self.url = url
         self.message = message
         self.redirects = redirects or []
+
+
+class RedirectRefused(Exception):
+    """A redirect pointed at a URL the caller's gate refused; ``hops`` led there."""
+
+    def __init__(self, target: str, hops: list[Hop]) -> None:
+        super().__init__(target)
+        self.target = target
+        self.hops = hops
 
 
 def normalize_content_type(value: str | None) -> str | None:
@@ -163,12 +173,15 @@ class Fetcher:
         assert last is not None
         raise FetchError(url, describe_error(url, last))
 
-    async def fetch(self, url: str, *, body: bool, head_first: bool = True) -> Fetched:
+    async def fetch(self, url: str, *, body: bool, head_first: bool = True,
+                    gate: Callable[[str], bool] | None = None) -> Fetched:
         """Follow ``url``'s redirect chain to its final answer.
 
         ``body``: read the body of a final HTML answer (GET); ``head_first``: try HEAD
         before GET on each hop (False goes straight to a streamed GET, one request for
-        an HTML page instead of two).
+        an HTML page instead of two). ``gate(target)`` is asked before each redirect is
+        followed; False raises :class:`RedirectRefused` without requesting the target
+        (the soft cap sees redirect targets as it sees links).
         """
         hops: list[Hop] = []
         current = url
@@ -195,6 +208,8 @@ class Fetcher:
                 if target is None or target == current:
                     answer.redirects = hops[:-1]
                     return answer
+                if gate is not None and not gate(target):
+                    raise RedirectRefused(target, hops)
                 current = target
                 continue
             answer.redirects = hops

@@ -1,11 +1,18 @@
-"""The crawl queue: every URL once, HTML-looking URLs first, and a count of what is left.
+"""The crawl queue: every URL once, pages first and fairly, and a count of what is left.
 
 ``add`` refuses a URL it has seen (identity from :mod:`nitpicker_crawl.urls`). URLs that
-look like pages wait in one FIFO queue, everything else (images, PDFs, external links) in
-a second one served when the first is empty: pages are crawled before assets and
-documents (the guess only changes order, never coverage), and breadth-first — a chain
-of "next" links (an endless pager) advances one step per level instead of dragging the
-whole crawl down it, which also keeps a trap's URLs close together in the queue.
+look like pages wait in one FIFO queue *per URL path shape* — the shape key without its
+query (:func:`nitpicker_query.keys.shape_key`): ``example.com/list/date/{n}/``,
+``example.com/index.php`` — served round-robin: each turn takes the oldest URL of the
+next path shape that has one. Inside a path shape the order stays breadth-first (an
+endless pager advances one step per turn; a wiki's articles, linked from its main page,
+come before the views of their views), and across path shapes no family can starve the
+others — a trap whose pages each link two or
+three new trap URLs fills its own queue, not everyone's, so the rest of the site keeps
+being crawled at its own pace and the trap's pages come up (and get capped) early.
+Everything else (images, PDFs, external links) waits in a second FIFO served when no page
+is queued: the guess only changes order, never coverage.
+
 ``next`` waits while other workers may still discover URLs and returns None once
 nothing is queued or in flight — the crawl's end.
 """
@@ -13,11 +20,11 @@ nothing is queued or in flight — the crawl's end.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nitpicker_query.keys import parent_key
+from nitpicker_query.keys import parent_key, shape_key, split_shape
 
 from .urls import is_likely_html
 
@@ -36,7 +43,10 @@ class Frontier:
     def __init__(self, on_parent_idle: Callable[[str], None] | None = None) -> None:
         self._on_parent_idle = on_parent_idle
         self._pending_by_parent: Counter[str] = Counter()
-        self._pages: deque[QueueItem] = deque()
+        # path shape → its FIFO; insertion order is the round-robin order (a served shape
+        # moves to the end; an emptied one leaves)
+        self._pages: OrderedDict[str, deque[QueueItem]] = OrderedDict()
+        self._page_count = 0
         self._rest: deque[QueueItem] = deque()
         self.seen: set[str] = set()
         self.in_flight = 0
@@ -56,7 +66,12 @@ class Frontier:
         self.seen.add(url)
         item = QueueItem(url, external, metadata_only)
         if not external and is_likely_html(url):
-            self._pages.append(item)
+            shape = split_shape(shape_key(url))[0]
+            queue = self._pages.get(shape)
+            if queue is None:
+                queue = self._pages[shape] = deque()
+            queue.append(item)
+            self._page_count += 1
         else:
             self._rest.append(item)
         if external:
@@ -67,15 +82,31 @@ class Frontier:
                 self._pending_by_parent[parent_key(url)] += 1
         return True
 
+    @property
+    def queued(self) -> int:
+        return self._page_count + len(self._rest)
+
+    def _pop(self) -> QueueItem:
+        if self._page_count:
+            shape, queue = next(iter(self._pages.items()))
+            item = queue.popleft()
+            self._page_count -= 1
+            if queue:
+                self._pages.move_to_end(shape)
+            else:
+                del self._pages[shape]
+            return item
+        return self._rest.popleft()
+
     async def next(self) -> QueueItem | None:
         """The next URL to fetch; None when the crawl is over (or stopped)."""
         async with self._changed:
             while True:
                 if self.closed:
                     return None
-                if self._pages or self._rest:
+                if self._page_count or self._rest:
                     self.in_flight += 1
-                    return (self._pages or self._rest).popleft()
+                    return self._pop()
                 if self.in_flight == 0:
                     self._changed.notify_all()
                     return None

@@ -31,6 +31,8 @@ class CrawlOptions:
     dedupe_cap: int | None = None       # soft cap N (off by default; 100 recommended)
     dedupe_age_window: int = 5000       # (b) observations before an uncapped counter drops
     dedupe_map_cap: int = 100_000       # (d) most counters held at once
+    dedupe_allow: tuple[str, ...] = ()  # path globs the soft cap never observes or gates
+    follow_nofollow: bool = False       # follow nofollow pages' links and rel=nofollow links
     recursive: bool = True
     max_redirects: int = 10
     html_codec: str = "zstd"

@@ -31,7 +31,8 @@ def parse(html: str) -> RawDocument:
          "hreflang": link.attributes.get("hreflang"), "sizes": link.attributes.get("sizes")}
         for link in tree.css("link[href]")
     ]
-    anchors = [{"href": a.attributes.get("href"), "text": a.text(deep=True)}
+    anchors = [{"href": a.attributes.get("href"), "text": a.text(deep=True),
+                "rel": a.attributes.get("rel")}
                for a in tree.css("a[href], area[href]")]
     images: list[dict[str, Any]] = [
         {"src": img.attributes.get("src"), "alt": img.attributes.get("alt"),

@@ -50,7 +50,7 @@ EXTRACT_JS = """() => {
       rel: attr(l, 'rel'), href: attr(l, 'href'), hreflang: attr(l, 'hreflang'),
       sizes: attr(l, 'sizes')})),
     anchors: [...document.querySelectorAll('a[href], area[href]')].map(a => ({
-      href: attr(a, 'href'), text: a.textContent})),
+      href: attr(a, 'href'), text: a.textContent, rel: attr(a, 'rel')})),
     images: WANT_IMAGES ? [...document.querySelectorAll('img')].map(i => ({
       src: attr(i, 'src'), currentSrc: i.currentSrc || null, alt: attr(i, 'alt'),
       width: i.width, height: i.height, naturalWidth: i.naturalWidth,

@@ -1,61 +1,147 @@
 """The soft cap (``--dedupe-cap N``): recognise trap clusters while crawling, stop feeding them.
 
-Every eligible internal page is *observed* twice: under its signature (parent key + meta)
-and under its shape signature (URL shape + meta) — one counter each (seed 000 §1, §3;
-keys and signals from :mod:`nitpicker_query.keys` / :mod:`nitpicker_query.signals`, the
-same functions the duplicate-cluster queries use). A counter remembers how many pages it
-saw, how many of them showed each signal, and which URL shapes its pages had. When a
-count **exceeds** its effective threshold (N, ``ceil(0.3 N)`` when the cluster looks like a
-trap, ``5 N`` when it looks legit; signals by majority) the cluster is *capped*:
+Every eligible internal page is *observed* under up to four counters (keys and signals
+from :mod:`nitpicker_query.keys` / :mod:`nitpicker_query.signals`, the same functions the
+duplicate-cluster queries use):
 
-- its shape keys join the capped set: from then on a URL whose shape key is one of them
-  is refused by :meth:`SoftCap.admit` — when found as a link, or when it comes up in the
-  queue. Never by parent path alone: ``/index.php?title=Article`` keeps being crawled
-  while ``/index.php?title=…&action=history&oldid=…`` is capped;
-- a :class:`CapEvent` is returned for the audit table; each refused URL is credited to
-  the first event whose shapes it matches (``rejected``).
+========== ====================================== ===========================================
+kind       counts pages sharing                   catches
+========== ====================================== ===========================================
+parent     signature: parent key + meta           pagers in the last segment or the query
+shape      shape signature: URL shape + meta      traps varying in several places at once
+declared   host + declared target (og:url or      a session id in a *middle* segment: every
+           canonical pointing at another page)    page its own parent and shape, one target
+           + meta
+repeat     URL shape; counts only pages whose     per-entity variant views: each entity's
+           meta the shape already produced        meta differs, but the shape keeps
+                                                  repeating what it already showed
+========== ====================================== ===========================================
+
+A counter remembers its pages' signals, URL shapes and query values. When its count
+**exceeds** its effective threshold (N, ``ceil(0.3 N)`` when the cluster looks like a trap,
+``5 N`` when it looks legit; signals by majority) the cluster is *capped*: its shapes join
+the gate, a :class:`CapEvent` goes to the audit table, and each URL refused later is
+credited to the event that gated it.
+
+**The gate** (:meth:`SoftCap.admit`, for links found, queued URLs coming up, and redirect
+targets) refuses a URL when its shape is one of a capped cluster's shapes, or belongs to
+the *family* of one: the same host and abstract path, and a query-key set that is
+
+- a superset of the capped shape's keys, with the same values for the keys that were
+  constant across the cluster (``…?returnto=X&returntoquery=Y`` after
+  ``…?returnto={v}`` was capped; not ``…?action=edit&title=X`` after
+  ``…?action=history&title={v}`` was), or
+- a subset missing only keys that varied across the cluster, still holding at least one
+  of the cluster's constant keys with its value (``…?title=Special:RecentChanges&limit=50``
+  after ``days`` and ``limit`` varied; never ``…?title=X`` after the per-article views
+  ``…?title={v}&returnto={v}`` were capped — that would be the article itself).
+
+A capped shape that is itself content-novel gates nothing, not even its variants.
+
+Never gated, whatever was capped: a shape whose own pages are *content-novel* — at least
+``NOVEL_MIN_PAGES`` observed, no more than one in ``NOVEL_RATIO`` repeating meta the shape
+already produced (``index.php?title={v}``: every article a new title) — and paths exempted
+with ``--dedupe-allow``. A cluster all of whose shapes are novel does not fire at all (it
+would gate nothing). A cap never gates by parent path alone.
 
 Memory stays bounded by four mechanisms (seed 000 §4; units as DESIGN.md §4):
 
-(a) a capped counter moves to the sticky set (``sticky``: signature → event id) and
-    leaves the counter map;
-(b) a counter not capped within ``age_window`` observations of its first one is dropped
-    — traps accelerate inside the window, legit look-alikes spread over the crawl restart
-    from zero instead of firing late;
-(c) when no URL of a parent key is pending (queued or in flight), the counters of that
-    parent key are dropped (:meth:`parent_idle`);
+(a) a capped counter moves to the sticky set (``sticky``: key → event id) and leaves the
+    counter map;
+(b) a counter not capped within ``age_window`` observations of its first one is dropped;
+(c) when no URL of a parent key is pending (queued or in flight), the counters *whose
+    pages all share that parent key* — the signature counters of that parent key — are
+    dropped (:meth:`parent_idle`); shape, declared and repeat counters may span parents
+    and live on until (b) or (d) drops them;
 (d) the counter map holds at most ``map_cap`` counters, least recently used evicted first.
+The shape statistics behind the novelty rule are one more LRU map of at most
+``map_cap // 4`` shapes.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from nitpicker_query.keys import PageKeys, shape_key
+from nitpicker_query.keys import PageKeys, host_key, query_values, shape_key, split_shape
 from nitpicker_query.signals import SIGNAL_NAMES, Signals, effective_threshold, score
 
 MAX_SHAPES_PER_COUNTER = 32
 """Distinct URL shapes a counter remembers (a cluster rarely has more than a few)."""
+MAX_QUERY_KEYS = 16
+"""Query keys a counter tracks values of (beyond that, the rest count as varying)."""
+NOVEL_MIN_PAGES = 3
+"""Pages of a shape observed before it can count as content-novel."""
+NOVEL_RATIO = 2
+"""A shape is content-novel while at most 1 page in NOVEL_RATIO repeated meta the shape
+already produced: a wiki's ``index.php?title={v}`` holds every article (each new) and
+one "Related changes" view per article (all alike) — mixed, and never gated; a trap's
+shape repeats itself on almost every page, per-entity variant views on all but the
+first view of each entity."""
+_VARIED = None
+
+
+def _key(kind: str, *parts: str) -> str:
+    return hashlib.sha1("\0".join((kind, *parts)).encode()).hexdigest()
 
 
 @dataclass
 class Counter:
-    """One signature's (or shape signature's) running tally."""
+    """One cluster's running tally."""
 
     key: str
-    kind: str                    # "parent" (signature) or "shape" (shape signature)
-    parent_key: str
+    kind: str                    # "parent", "shape", "declared" or "repeat"
+    parent_key: str | None       # the parent key all its pages share (signature counters)
     first_seen: int              # observation number of its first page
     keys: PageKeys               # the first page's keys (meta for the audit row)
     count: int = 0
     signal_counts: list[int] = field(default_factory=lambda: [0] * len(SIGNAL_NAMES))
     shapes: set[str] = field(default_factory=set)
+    qvals: dict[str, str | None] | None = None  # query key → its one value, None = varied
 
     def majority(self) -> dict[str, bool]:
         return {name: 2 * n >= self.count for name, n in zip(SIGNAL_NAMES, self.signal_counts,
                                                              strict=True)}
+
+    def add_query(self, pairs: tuple[tuple[str, str], ...]) -> None:
+        if not pairs:
+            return
+        if self.qvals is None:
+            self.qvals = {}
+        for k, v in pairs:
+            if k in self.qvals:
+                if self.qvals[k] != v:
+                    self.qvals[k] = _VARIED
+            elif len(self.qvals) < MAX_QUERY_KEYS:
+                self.qvals[k] = v[:200]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One capped shape and what its cluster showed about its query keys."""
+
+    shape: str
+    keys: frozenset[str]
+    varied: frozenset[str]
+    constants: tuple[tuple[str, str], ...]
+    event_id: int
+
+    def covers(self, query: frozenset[str], values: dict[str, str]) -> bool:
+        """Is a URL with these query keys (and values) a variant of this capped shape?"""
+        if query == self.keys:
+            return False  # the exact shape is gated by the capped-shape map
+        consts = [(k, v) for k, v in self.constants if k in query]
+        if any(values.get(k) != v for k, v in consts):
+            return False
+        if query > self.keys:
+            return True
+        # a subset is a variant only while a constant of the cluster anchors it: dropping
+        # every varying key of per-entity views leaves the entity itself (``title=X``)
+        return (query < self.keys and (self.keys - query) <= self.varied
+                and any(k in query for k, _ in self.constants))
 
 
 @dataclass
@@ -72,9 +158,15 @@ class CapEvent:
     trap_score: int
     signals: dict[str, Any]
     keys: PageKeys
+    qvals: dict[str, str | None] | None = None
+    sticky_keys: tuple[str, ...] = ()
     event_id: int | None = None
 
     def row(self) -> dict[str, Any]:
+        # the cluster's shapes and query values ride along in the signals JSON, so that
+        # --resume restores the same gate (ARCHIVE-FORMAT §7.2 leaves signals open)
+        signals = {**self.signals, "shapes": sorted(self.shapes),
+                   "queryValues": dict(self.qvals or {})}
         return {
             "shape_key": self.shape_key, "sample_url": self.sample_url, "body_hash": None,
             "effective_threshold": self.effective_threshold,
@@ -82,22 +174,31 @@ class CapEvent:
             "signature": self.signature, "parent_path": self.keys.parent_path,
             "title": self.keys.title, "description": self.keys.description,
             "og_title": self.keys.og_title, "og_url": self.keys.og_url,
-            "trap_score": float(self.trap_score), "signals": self.signals,
+            "trap_score": float(self.trap_score), "signals": signals,
         }
 
 
 class SoftCap:
-    """The tracker. ``observe`` scraped pages, ``admit`` URLs before queueing or fetching."""
+    """The tracker. ``observe`` scraped pages, ``admit`` URLs before queueing or fetching.
 
-    def __init__(self, cap: int, *, age_window: int = 5000, map_cap: int = 100_000) -> None:
+    ``allow(url)``, when given, exempts URLs from the cap (``--dedupe-allow``): they are
+    neither observed nor refused.
+    """
+
+    def __init__(self, cap: int, *, age_window: int = 5000, map_cap: int = 100_000,
+                 allow: Callable[[str], bool] | None = None) -> None:
         if cap < 1 or age_window < 1 or map_cap < 2:
             raise ValueError("cap, age window and map cap must be positive")
         self.cap = cap
         self.age_window = age_window
         self.map_cap = map_cap
+        self.allow = allow
         self.counters: OrderedDict[str, Counter] = OrderedDict()   # LRU order
-        self.sticky: dict[str, int] = {}          # capped (shape) signature → event id
+        self.sticky: dict[str, int] = {}          # capped counter key → event id
         self.capped_shapes: dict[str, int] = {}   # URL shape key → event id (first wins)
+        self.families: dict[str, list[Family]] = {}  # abstract path → capped variants
+        self.shape_stats: OrderedDict[str, list[int]] = OrderedDict()  # shape → [pages, repeats]
+        self.stats_cap = max(1024, map_cap // 4)
         self.rejected: dict[int, int] = {}        # event id → URLs refused this run
         self.events: list[CapEvent] = []
         self.observations = 0
@@ -108,13 +209,33 @@ class SoftCap:
     # ------------------------------------------------------------------ gate
 
     def admit(self, url: str) -> int | None:
-        """None when ``url`` may be crawled; else the id of the event that capped its shape.
+        """None when ``url`` may be crawled; else the id of the event whose cap covers it.
 
         The caller records the refusal (a skipped ``pages`` row) and calls :meth:`refused`.
         """
         if not self.capped_shapes:
             return None
-        return self.capped_shapes.get(shape_key(url))
+        shape = shape_key(url)
+        event_id = self.capped_shapes.get(shape)
+        if event_id is None:
+            path, query = split_shape(shape)
+            variants = self.families.get(path)
+            if not variants:
+                return None
+            values = dict(reversed(query_values(url)))  # the first value of each key
+            event_id = next((f.event_id for f in variants if f.covers(query, values)
+                             and not self.is_novel(f.shape)), None)
+            if event_id is None:
+                return None
+        if self.is_novel(shape) or (self.allow is not None and self.allow(url)):
+            return None
+        return event_id
+
+    def is_novel(self, shape: str) -> bool:
+        """Has this shape shown mostly new content per page (never gated)?"""
+        stats = self.shape_stats.get(shape)
+        return (stats is not None and stats[0] >= NOVEL_MIN_PAGES
+                and stats[1] * NOVEL_RATIO <= stats[0])
 
     def refused(self, event_id: int) -> None:
         self.rejected[event_id] = self.rejected.get(event_id, 0) + 1
@@ -125,21 +246,45 @@ class SoftCap:
 
     # ------------------------------------------------------------------ observe
 
-    def observe(self, url: str, keys: PageKeys, signals: Signals) -> CapEvent | None:
-        """Count one eligible page; return the event if this page caps its cluster."""
+    def observe(self, url: str, keys: PageKeys, signals: Signals, *,
+                declared: str | None = None) -> CapEvent | None:
+        """Count one eligible page; return the event if this page caps a cluster.
+
+        ``declared``: the page's declared target (:func:`~nitpicker_query.signals.declared_target`).
+        """
+        if self.allow is not None and self.allow(url):
+            return None
         self.observations += 1
         self._expire()
+        repeat = keys.shape_signature in self.sticky or (
+            (seen := self.counters.get(keys.shape_signature)) is not None and seen.count > 0)
+        self._count_shape(keys.shape_key, repeat)
+        pairs = query_values(url)
+        entries = [(keys.signature, "parent"), (keys.shape_signature, "shape")]
+        if declared is not None:
+            entries.append((_key("declared", host_key(url), declared,
+                                 keys.title, keys.description, keys.og_title, keys.og_url),
+                            "declared"))
+        if repeat:
+            entries.append((_key("repeat", keys.shape_key), "repeat"))
         fired: CapEvent | None = None
         values = [getattr(signals, n) for n in SIGNAL_NAMES]
-        for key, kind in ((keys.signature, "parent"), (keys.shape_signature, "shape")):
+        for key, kind in entries:
             if key in self.sticky:
                 continue
             counter = self.counters.get(key)
             if counter is None:
-                counter = Counter(key, kind, keys.parent_key, self.observations, keys)
+                # only a signature counter is bound to one parent key by its definition;
+                # the others may span parents (a middle session id gives every page its
+                # own), and dropping them when their first page's parent goes idle would
+                # restart them at zero on every page
+                bound = kind == "parent"
+                counter = Counter(key, kind, keys.parent_key if bound else None,
+                                  self.observations, keys)
                 self.counters[key] = counter
                 self._ages.append((self.observations, key))
-                self._by_parent.setdefault(keys.parent_key, set()).add(key)
+                if bound:
+                    self._by_parent.setdefault(keys.parent_key, set()).add(key)
                 self._enforce_map_cap()
             else:
                 self.counters.move_to_end(key)
@@ -148,46 +293,85 @@ class SoftCap:
                 counter.signal_counts[i] += v
             if len(counter.shapes) < MAX_SHAPES_PER_COUNTER:
                 counter.shapes.add(keys.shape_key)
+            counter.add_query(pairs)
             present = counter.majority()
             trap_score = score(present)
             threshold = effective_threshold(self.cap, trap_score)
-            if fired is None and counter.count > threshold:
+            if fired is None and counter.count > threshold and not all(
+                    self.is_novel(shape) for shape in counter.shapes):
                 fired = CapEvent(signature=key, kind=kind, shape_key=keys.shape_key,
                                  shapes=set(counter.shapes), sample_url=url,
                                  effective_threshold=threshold, observed_count=counter.count,
                                  trap_score=trap_score, signals={**present, "key": kind},
-                                 keys=counter.keys)
+                                 keys=counter.keys,
+                                 qvals=dict(counter.qvals or {}))
         if fired is not None:
-            # both counters of the firing page become sticky: one cluster, one event
-            for key in (keys.signature, keys.shape_signature):
+            # every counter of the firing page becomes sticky: one cluster, one event
+            for key, _ in entries:
                 self._forget(key)
+            fired.sticky_keys = tuple(k for k, _ in entries)
         return fired
+
+    def _count_shape(self, shape: str, repeat: bool) -> None:
+        stats = self.shape_stats.get(shape)
+        if stats is None:
+            stats = self.shape_stats[shape] = [0, 0]
+            if len(self.shape_stats) > self.stats_cap:
+                self.shape_stats.popitem(last=False)
+        else:
+            self.shape_stats.move_to_end(shape)
+        stats[0] += 1
+        stats[1] += repeat
 
     def record(self, event: CapEvent, event_id: int) -> None:
         """Make ``event`` effective under the id the archive gave it."""
         event.event_id = event_id
         self.events.append(event)
-        for key in (event.signature, event.keys.signature, event.keys.shape_signature):
+        keys = {event.signature, event.keys.signature, event.keys.shape_signature,
+                *event.sticky_keys}
+        for key in keys:
             self.sticky.setdefault(key, event_id)
-        for shape in sorted(event.shapes):
-            self.capped_shapes.setdefault(shape, event_id)
+        self._gate(event_id, event.shapes, event.qvals)
 
-    def restore(self, event_id: int, signature: str, shapes: set[str]) -> None:
-        """Resume: a cap recorded in the archive applies again (sticky across runs)."""
+    def restore(self, event_id: int, signature: str, shapes: set[str],
+                qvals: dict[str, str | None] | None = None) -> None:
+        """Resume: a cap recorded in the archive applies again (sticky across runs).
+
+        ``qvals`` None (an event written before query values were recorded): the family
+        covers supersets only, since which keys varied is unknown.
+        """
         self.sticky.setdefault(signature, event_id)
+        self._gate(event_id, shapes, qvals)
+
+    def _gate(self, event_id: int, shapes: set[str], qvals: dict[str, str | None] | None) -> None:
+        known = qvals is not None
+        qvals = qvals or {}
         for shape in sorted(shapes):
             self.capped_shapes.setdefault(shape, event_id)
+            path, keys = split_shape(shape)
+            varied = frozenset(k for k in keys
+                               if known and qvals.get(k, _VARIED) is _VARIED)
+            constants = tuple(sorted((k, v) for k, v in qvals.items()
+                                     if k in keys and v is not _VARIED))
+            self.families.setdefault(path, []).append(
+                Family(shape, keys, varied, constants, event_id))
 
     # ------------------------------------------------------------------ memory
+
+    def _unregister(self, counter: Counter) -> None:
+        if counter.parent_key is None:
+            return
+        keys = self._by_parent.get(counter.parent_key)
+        if keys is not None:
+            keys.discard(counter.key)
+            if not keys:
+                del self._by_parent[counter.parent_key]
+        counter.parent_key = None
 
     def _forget(self, key: str) -> None:
         counter = self.counters.pop(key, None)
         if counter is not None:
-            keys = self._by_parent.get(counter.parent_key)
-            if keys is not None:
-                keys.discard(key)
-                if not keys:
-                    del self._by_parent[counter.parent_key]
+            self._unregister(counter)
 
     def _expire(self) -> None:
         """(b) drop counters older than the age window that never capped."""
@@ -212,7 +396,8 @@ class SoftCap:
             self._ages = deque(live)
 
     def parent_idle(self, parent_key: str) -> None:
-        """(c) nothing of this parent key is pending any more: drop its counters."""
+        """(c) nothing of this parent key is pending any more: drop the counters whose
+        pages all had this parent key (never one that spans several)."""
         for key in list(self._by_parent.get(parent_key, ())):
             self._forget(key)
             self.evicted["parent"] += 1

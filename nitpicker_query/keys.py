@@ -13,7 +13,9 @@ Worked examples (``https://example.com`` unless shown; parent path → shape key
 - ``/about``: ``/`` → ``example.com/about``; ``/``: ``/`` → ``example.com/``
 - ``/search?q=a&page=2&q=b``: ``/search`` → ``example.com/search?page={v}&q={v}``
 - ``/archive/2026/11/30/``: ``/archive/2026/11`` → ``example.com/archive/{n}/{n}/{n}/``
-- ``/a/b/a/b/a/b/``: ``/a/b/a/b/a`` → ``example.com/a/b/{r}/``
+- ``/a/b/a/b/a/b/``: ``/a/b/a/b/a`` → ``example.com/a/{r}/``
+- ``/guide/x/y/y/x/``: ``/guide/x/y/y`` → ``example.com/guide/{r}/`` (any order of growth)
+- ``/docs/api/v/intro/``: ``/docs/api/v`` → ``example.com/docs/api/v/intro/`` (no repeat)
 - ``/products/shirt-red/``: ``/products`` → ``example.com/products/shirt-red/``
 
 - *host key*: host lower-cased, a leading ``www.`` and a default port removed (a
@@ -23,8 +25,8 @@ Worked examples (``https://example.com`` unless shown; parent path → shape key
   pagers vary in the query); without one, the path without its last segment (path pagers
   vary in the last segment).
 - *shape key*: the host key and the path with every segment that *looks variable*
-  replaced by ``{n}``, a run of repeated segments collapsed to ``{r}`` (traps that grow by
-  concatenating relative links), then ``?`` and the sorted, de-duplicated query keys as
+  replaced by ``{n}``, paths grown by concatenating relative links abstracted to ``{r}``
+  (:func:`_abstract_growth`), then ``?`` and the sorted, de-duplicated query keys as
   ``key={v}``. See :func:`is_variable_segment`.
 - *signature*: lower-case hex SHA-1 of the parent key (host key + parent path) and the
   four meta values (title, description, og:title, og:url), joined by ``\\0``; the *shape
@@ -100,32 +102,35 @@ def is_variable_segment(segment: str) -> bool:
                 and segment != segment.upper())
 
 
-def _collapse_repeats(segments: list[str]) -> list[str]:
-    """``a/b/a/b/a/b`` → ``a/b/{r}``: a run of a repeated group (1–3 segments) seen twice
-    or more keeps one copy and a marker, so paths grown by relative links share a shape."""
+MAX_NUMERIC_RUN = 4
+"""Consecutive variable segments kept as they are (``{y}/{m}/{d}/{id}``); a longer run
+is a path growing by numbers and becomes ``{n}/{r}``."""
+
+
+def _abstract_growth(segments: list[str]) -> list[str]:
+    """Paths that grow by concatenating relative links get one shape, whatever the order.
+
+    A page at ``/guide/x/`` linking ``x/`` and ``y/`` makes ``/guide/x/x/``,
+    ``/guide/x/y/``, ``/guide/x/y/x/y/y/`` …: once any word segment occurs twice in the
+    path, everything after the first segment is ``{r}`` (``example.com/guide/{r}/``), so
+    the growth of one section is one shape, not one per order of concatenation. A path
+    whose segments are all different is never touched, so legit deep trees (docs
+    sections, category trees) keep their shapes. Numbers repeat by nature (``2024/01/01``)
+    and never count as a repetition; a run of more than :data:`MAX_NUMERIC_RUN` of them
+    (``/a/1/2/3/4/5/…``) is growth too and becomes ``{n}/{r}``.
+    """
+    words = [s for s in segments if s != "{n}"]
+    if len(words) != len(set(words)):
+        return [*segments[:1], "{r}"]
     out: list[str] = []
-    i = 0
-    while i < len(segments):
-        collapsed = False
-        for size in (1, 2, 3):
-            group = segments[i:i + size]
-            if len(group) < size:
-                break
-            j = i + size
-            repeats = 0
-            while segments[j:j + size] == group:
-                repeats += 1
-                j += size
-            # groups of numbers are structure (dates), not growth: never collapsed
-            if repeats >= 1 and any(g != "{n}" for g in group):
-                out.extend(group)
-                out.append("{r}")
-                i = j
-                collapsed = True
-                break
-        if not collapsed:
-            out.append(segments[i])
-            i += 1
+    run = 0
+    for segment in segments:
+        run = run + 1 if segment == "{n}" else 0
+        if run <= MAX_NUMERIC_RUN:
+            out.append(segment)
+        elif run == MAX_NUMERIC_RUN + 1:
+            del out[-MAX_NUMERIC_RUN + 1:]
+            out.append("{r}")
     return out
 
 
@@ -136,11 +141,24 @@ def shape_key(url: str) -> str:
     trailing = path.endswith("/") and path != "/"
     segments = [s for s in path.split("/") if s]
     abstract = ["{n}" if is_variable_segment(s) else s for s in segments]
-    abstract = _collapse_repeats(abstract)
+    abstract = _abstract_growth(abstract)
     shape = "/" + "/".join(abstract) + ("/" if trailing and abstract else "")
     keys = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
     query = "&".join(f"{k}={{v}}" for k in keys)
     return host_key(url) + shape + (f"?{query}" if query else "")
+
+
+def query_values(url: str) -> tuple[tuple[str, str], ...]:
+    """The query's ``(key, value)`` pairs in order, blanks kept (what shape families compare)."""
+    return tuple(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+
+
+def split_shape(shape: str) -> tuple[str, frozenset[str]]:
+    """``example.com/s?a={v}&b={v}`` → ``("example.com/s", {"a", "b"})``: a shape's path
+    part and its query-key set, the two things a shape *family* is made of."""
+    path, _, query = shape.partition("?")
+    keys = frozenset(k.removesuffix("={v}") for k in query.split("&") if k)
+    return path, keys
 
 
 def meta_value(value: str | None) -> str:

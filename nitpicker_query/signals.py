@@ -32,7 +32,7 @@ import math
 import re
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from .keys import host_key
 
@@ -58,6 +58,32 @@ def _canonical(url: str) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], .
     segments = tuple(s for s in path.split("/") if s)
     query = tuple(sorted(parse_qsl(parts.query, keep_blank_values=True)))
     return host_key(url), segments, query
+
+
+def canonical_form(url: str | None) -> str | None:
+    """One spelling per equivalence class (``http://www.Example.com/a/?y=2&x=1`` →
+    ``example.com/a?x=1&y=2``), or None for what is not an absolute URL."""
+    c = _canonical(url) if url else None
+    if c is None:
+        return None
+    return c[0] + "/" + "/".join(c[1]) + ("?" + urlencode(c[2]) if c[2] else "")
+
+
+def declared_target(url: str, *, og_url: str | None, canonical: str | None) -> str | None:
+    """The URL a page declares itself a copy of: its og:url, else its canonical, when that
+    points at **another** page (canonical form); None when both are absent or self.
+
+    Seed 000's strongest trap signal — og:url aimed at a list page — used as a key: pages
+    that declare the same target *and* carry the same meta are copies of one page,
+    whatever their URLs look like (a session id in a middle segment gives every page its
+    own parent path and shape, but not its own declared target).
+    """
+    for declared in (og_url, canonical):
+        if declared and not equivalent(declared, url):
+            form = canonical_form(declared)
+            if form is not None:
+                return form
+    return None
 
 
 def equivalent(a: str | None, b: str | None) -> bool:

@@ -459,15 +459,31 @@ class ArchiveWriter:
                               "COALESCE(rejected_count, 0) + ? WHERE id = ?", (n, event_id))
         self.commit()
 
-    def cap_events(self) -> list[tuple[int, str, set[str]]]:
-        """``(id, signature, shape keys)`` of every recorded cap (for resume)."""
+    def cap_events(self) -> list[tuple[int, str, set[str], dict[str, str | None] | None]]:
+        """``(id, signature, shape keys, query values)`` of every recorded cap (for resume).
+
+        Shapes and query values come from the event's ``signals`` JSON when it has them
+        (events written by this version), else from ``page_signatures`` (older ones).
+        """
         result = []
-        for event_id, signature, shape in self.conn.execute(
-                "SELECT id, signature, shape_key FROM dedupe_cap_events ORDER BY id").fetchall():
+        for event_id, signature, shape, signals in self.conn.execute(
+                "SELECT id, signature, shape_key, signals FROM dedupe_cap_events ORDER BY id"
+                ).fetchall():
+            try:
+                stored = json.loads(signals) if signals else {}
+            except ValueError:
+                stored = {}
+            stored = stored if isinstance(stored, dict) else {}
             shapes = {shape} | {r[0] for r in self.conn.execute(
                 "SELECT DISTINCT shape_key FROM page_signatures WHERE signature = ? "
                 "OR shape_signature = ?", (signature, signature))}
-            result.append((event_id, signature, shapes))
+            shapes.update(s for s in stored.get("shapes", ()) if isinstance(s, str))
+            qvals = stored.get("queryValues")
+            if isinstance(qvals, dict):
+                qvals = {str(k): (str(v) if v is not None else None) for k, v in qvals.items()}
+            else:
+                qvals = None
+            result.append((event_id, signature, shapes, qvals))
         return result
 
     def save_page_signature(self, page_id: int, *, signature: str, shape_signature: str,

@@ -50,10 +50,10 @@ class _Server(ThreadingHTTPServer):
 class TrapZoo:
     """Both origins of the site. ``with TrapZoo() as zoo: zoo.url …``"""
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", *, unbounded: bool = False) -> None:
         self._external = _Server((host, 0), _handler(ExternalSite()))
         self.external_url = f"http://{host}:{self._external.server_address[1]}/"
-        self.site = Site(self.external_url)
+        self.site = Site(self.external_url, unbounded=unbounded)
         self._main = _Server((host, 0), _handler(self.site))
         self.url = f"http://{host}:{self._main.server_address[1]}/"
         self._threads: list[threading.Thread] = []

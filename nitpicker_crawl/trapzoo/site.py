@@ -22,6 +22,28 @@ plumbing                   redirects, 404, 500, JS-only link, robots,   small
                            refuses HEAD; /wedge/ (not linked) never
                            finishes loading
 =========================  ==========================================  =============
+
+With ``unbounded=True`` (``python -m nitpicker_crawl.trapzoo --unbounded``) the home page
+also links five families built on failure classes seen on real sites, each infinite and
+the first three branching (every page links two or three new trap URLs):
+
+=========================  ==========================================  =============
+family                     URLs                                        size
+=========================  ==========================================  =============
+middle session id          /members/;sid=<hex>/{home,orders,profile}:  infinite
+                           a fresh id in a *middle* segment on every
+                           link, og:url = the /members/ list
+relative growth            /guide/ links relative x/ and y/ from every  infinite
+                           page: /guide/x/y/y/x/… in any order
+superset query keys        /login?returnto=P adds keys (returntoquery,  infinite
+                           lang, theme, ref, from) and new values
+per-entity variants        /changes?item=<slug>&days=N (+limit, hide):  infinite
+                           "Changes to <slug>", one title per entity
+faceted search             /shop/search?color=…: each page adds a       infinite
+                           facet or the next page
+legit, beside them         /members/ (list), /items/<slug>/ (30 items,  1 + 30 + 1
+                           each linking its changes), /guide/ root
+=========================  ==========================================  =============
 """
 
 from __future__ import annotations
@@ -87,11 +109,24 @@ def page(title: str | None, *, description: str | None = None, og_title: str | N
     return Response(body="\n".join(parts).encode())
 
 
-class Site:
-    """Routes of one TrapZoo instance; ``external`` is the second origin's base URL."""
+ITEMS = tuple(f"item-{w}" for w in (
+    "anchor", "beacon", "cobalt", "dynamo", "ember", "falcon", "garnet", "harbor", "indigo",
+    "jasper", "kestrel", "lagoon", "meadow", "nimbus", "onyx", "prairie", "quartz", "raven",
+    "summit", "tundra", "umber", "vortex", "willow", "xenon", "yonder", "zephyr", "aurora",
+    "bramble", "cinder", "delta"))
+MEMBER_PAGES = ("home", "orders", "profile")
+FACETS = {"color": ("red", "blue", "green", "black"), "size": ("s", "m", "l", "xl"),
+          "brand": ("acme", "globex", "initech", "umbrella"), "sort": ("price", "new", "top")}
+LOGIN_KEYS = ("returntoquery", "lang", "theme", "ref", "from")
 
-    def __init__(self, external: str) -> None:
+
+class Site:
+    """Routes of one TrapZoo instance; ``external`` is the second origin's base URL;
+    ``unbounded`` adds the five families of the second table (and links them)."""
+
+    def __init__(self, external: str, *, unbounded: bool = False) -> None:
         self.external = external.rstrip("/")
+        self.unbounded = unbounded
 
     def handle(self, method: str, target: str) -> Response:
         parts = urlsplit(target)
@@ -104,7 +139,12 @@ class Site:
         return self.not_found()
 
     def _routes(self) -> list[tuple[str, Callable[[str, dict[str, list[str]]], Response]]]:
-        return [
+        wild: list[tuple[str, Callable[[str, dict[str, list[str]]], Response]]] = [
+            ("/members/", self.members), ("/guide/", self.guide), ("/login", self.login),
+            ("/items/", self.items), ("/changes", self.changes),
+            ("/shop/search", self.facets),
+        ] if self.unbounded else []
+        return [*wild,
             ("/robots.txt", lambda p, q: Response(body=b"User-agent: *\nDisallow: /private/\n",
                                                   content_type="text/plain")),
             ("/static/", self.static),
@@ -153,6 +193,9 @@ class Site:
                  "/ja/home/", "/index.php?title=Main_Page", "/redirect/start", "/old-a",
                  "/old-b", "/missing", "/error", "/js/", "/private/", "/slow/",
                  "/files/report.pdf", "/links/", "/no-head/", "/about#team"]
+        if self.unbounded:
+            links += ["/members/", "/guide/", "/login?returnto=Home", "/items/",
+                      "/shop/search?color=red"]
         body = ('<img src="/static/logo.png" alt="TrapZoo logo" width="10" height="10">'
                 '<img src="/static/banner.png">')
         return page("TrapZoo", description="A site of crawler traps", og_title="TrapZoo",
@@ -251,6 +294,76 @@ class Site:
         return page(f"{title.replace('_', ' ')} - Wiki", description=f"About {title}",
                     canonical=f"/index.php?title={title}",
                     links=[f"/index.php?title={title}&action=history&oldid=1"])
+
+    # ------------------------------------------------------------------ unbounded families
+
+    def members(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path == "/members/":
+            return page("Members", description="Our members", og_title="Members",
+                        og_url="/members/", canonical="/members/",
+                        links=[f"/members/;sid={_hex('m')}/home"])
+        parts = path[len("/members/"):].strip("/").split("/")
+        if len(parts) != 2 or not parts[0].startswith(";sid=") or parts[1] not in MEMBER_PAGES:
+            return self.not_found()
+        sid, kind = parts[0][len(";sid="):], parts[1]
+        return page(f"Members - {kind}", description="Members area", og_title="Members",
+                    og_url="/members/",
+                    links=[f"/members/;sid={_hex(sid + k)}/{k}" for k in MEMBER_PAGES])
+
+    def guide(self, path: str, query: dict[str, list[str]]) -> Response:
+        # every page links x/ and y/ relative to itself: the path grows in any order
+        return page("Guide", description="The user guide", links=["x/", "y/"])
+
+    def login(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path != "/login":
+            return self.not_found()
+        flat = {k: v[0] for k, v in query.items()}
+        n = _int(flat.get("n", "0"))
+        missing = [k for k in LOGIN_KEYS if k not in flat]
+        links = []
+        for step, extra in enumerate((missing[:1], [])):
+            variant = {**flat, "n": str(n * 2 + step + 1)}
+            variant.update({k: f"{k}{n}" for k in extra})
+            links.append("/login?" + "&".join(f"{k}={v}" for k, v in variant.items()))
+        return page("Log in", description="Log in to your account", og_title="Log in",
+                    links=links)
+
+    def items(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path == "/items/":
+            return page("Items", description="Every item",
+                        links=[f"/items/{i}/" for i in ITEMS])
+        slug = path[len("/items/"):].strip("/")
+        if slug not in ITEMS:
+            return self.not_found()
+        return page(f"{slug} - Items", description=f"All about {slug}",
+                    canonical=f"/items/{slug}/",
+                    links=["/items/", f"/changes?item={slug}&days=1"])
+
+    def changes(self, path: str, query: dict[str, list[str]]) -> Response:
+        flat = {k: v[0] for k, v in query.items()}
+        slug = flat.get("item", "")
+        if path != "/changes" or slug not in ITEMS:
+            return self.not_found()
+        days = _int(flat.get("days", "1"))
+        links = [f"/changes?item={slug}&days={days + 1}",
+                 f"/changes?item={slug}&days={days}&limit={50 * (days % 4 + 1)}",
+                 f"/changes?item={slug}&days={days}&hidebots={days % 2}"]
+        return page(f"Changes to {slug}", description="Recent changes of one item",
+                    links=links)
+
+    def facets(self, path: str, query: dict[str, list[str]]) -> Response:
+        if path != "/shop/search":
+            return self.not_found()
+        flat = {k: v[0] for k, v in query.items()}
+        links = []
+        missing = [name for name in FACETS if name not in flat]
+        if missing:  # the next facet, two of its values
+            links += [{**flat, missing[0]: value} for value in FACETS[missing[0]][:2]]
+        links.append({**flat, "page": str(_int(flat.get("page", "1")) + 1)})
+        return page("Search results", description="Find what you need",
+                    og_title="Shop search", og_url="/shop/search",
+                    links=["/shop/search?" + "&".join(f"{k}={v}" for k, v in sorted(q.items()))
+                           for q in links])
 
     # ------------------------------------------------------------------ legit families
 

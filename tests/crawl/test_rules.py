@@ -113,7 +113,14 @@ def test_extraction_is_whitespace_and_url_normalised() -> None:
         1, 1, 0)
     assert fields["og_url"] == "http://h/base/page" and fields["canonical"] == "http://h/c"
     assert fields["formatDetection_telephone"] == 0
-    assert anchors(raw, "http://h/dir/p") == [("http://h/base/x", "frag", "x y")]
+    assert anchors(raw, "http://h/dir/p") == [("http://h/base/x", "frag", "x y", False)]
+
+
+def test_rel_nofollow_is_read_from_each_anchor() -> None:
+    raw = parse("<a href='/a' rel='nofollow'>a</a><a href='/b' rel='Noopener NOFOLLOW'>b</a>"
+                "<a href='/c' rel='noopener'>c</a><a href='/d'>d</a>")
+    assert [(u, n) for u, _, _, n in anchors(raw, "http://h/")] == [
+        ("http://h/a", True), ("http://h/b", True), ("http://h/c", False), ("http://h/d", False)]
     assert clean("  ") is None
 
 

@@ -12,8 +12,11 @@ from nitpicker_query.keys import (
     parent_key,
     parent_path,
     shape_key,
+    split_shape,
 )
 from nitpicker_query.signals import (
+    canonical_form,
+    declared_target,
     effective_threshold,
     equivalent,
     ordinal_title,
@@ -39,7 +42,7 @@ KEYS = [
     ("https://example.com/archive/2026/11/30/", "/archive/2026/11",
      "example.com/archive/2026/11", "example.com/archive/{n}/{n}/{n}/"),  # y/m/d spread
     ("https://example.com/a/b/a/b/a/b/", "/a/b/a/b/a", "example.com/a/b/a/b/a",
-     "example.com/a/b/{r}/"),                                         # growing path
+     "example.com/a/{r}/"),                                           # growing path
     ("http://Example.com:8080/x/Y%2fz/", "/x", "example.com:8080/x",
      "example.com:8080/x/Y%2Fz/"),                                    # port kept, %xx case
     ("https://example.com/products/shirt-red/", "/products", "example.com/products",
@@ -174,3 +177,63 @@ def test_signals_score_and_threshold() -> None:
     assert score(plain.as_dict()) == 0
     assert [effective_threshold(100, s) for s in (2, 0, -1)] == [30, 100, 500]
     assert effective_threshold(1, 1) == 1
+
+
+# Paths grown by relative links, in any order, share one shape; paths whose segments are
+# all different keep theirs (legit deep trees), and numbers repeat without being growth.
+GROWTH_SAME = [  # every URL of a row has the row's shape
+    (["https://e.com/guide/x/x/", "https://e.com/guide/x/y/x/", "https://e.com/guide/y/x/y/y/",
+      "https://e.com/guide/x/y/y/x/y/x/x/"], "e.com/guide/{r}/"),
+    (["https://e.com/x/y/x/", "https://e.com/x/x/"], "e.com/x/{r}/"),
+    (["https://e.com/a/1/2/3/4/5/", "https://e.com/a/1/2/3/4/5/6/7/8/"], "e.com/a/{n}/{r}/"),
+    (["https://e.com/members/;sid=9F3A11/home/members/;sid=41C0AA/home"], "e.com/members/{r}"),
+]
+GROWTH_KEPT = [  # URL → shape: not growth
+    ("https://e.com/docs/api/v/intro/", "e.com/docs/api/v/intro/"),
+    ("https://e.com/shop/men/shoes/running/trail/", "e.com/shop/men/shoes/running/trail/"),
+    ("https://e.com/archive/2024/01/01/", "e.com/archive/{n}/{n}/{n}/"),
+    ("https://e.com/a/2024/01/01/7/", "e.com/a/{n}/{n}/{n}/{n}/"),
+    ("https://e.com/guide/x/y/", "e.com/guide/x/y/"),
+]
+
+
+@pytest.mark.parametrize(("urls", "shape"), GROWTH_SAME)
+def test_grown_paths_share_one_shape(urls: list[str], shape: str) -> None:
+    assert {shape_key(u) for u in urls} == {shape}
+
+
+@pytest.mark.parametrize(("url", "shape"), GROWTH_KEPT)
+def test_deep_trees_and_dates_keep_their_shapes(url: str, shape: str) -> None:
+    assert shape_key(url) == shape
+
+
+def test_split_shape() -> None:
+    assert split_shape("e.com/s?a={v}&b={v}") == ("e.com/s", frozenset({"a", "b"}))
+    assert split_shape("e.com/list/{n}/") == ("e.com/list/{n}/", frozenset())
+
+
+# A page declares itself a copy of another when og:url (else canonical) names another
+# page; self-references, in any spelling, declare nothing.
+DECLARED = [
+    # url, og:url, canonical → declared target
+    ("https://e.com/members/;sid=9F3A/home", "https://e.com/members/", None, "e.com/members"),
+    ("https://e.com/list/date/2031/", "http://www.e.com/list/date/", None, "e.com/list/date"),
+    ("https://e.com/p?color=red", None, "https://e.com/p", "e.com/p"),
+    ("https://e.com/p/?b=2&a=1", None, "https://e.com/p?a=1&b=2#x", None),   # self
+    ("https://e.com/shirt-red/", "https://e.com/shirt-red", "https://e.com/shirt-red/", None),
+    ("https://e.com/a", "https://e.com/a", "https://e.com/b", "e.com/b"),    # og self: canonical
+    ("https://e.com/a", None, None, None),
+    ("https://e.com/a", "not a url", None, None),
+]
+
+
+@pytest.mark.parametrize(("url", "og", "canonical", "target"), DECLARED)
+def test_declared_targets(url: str, og: str | None, canonical: str | None,
+                          target: str | None) -> None:
+    assert declared_target(url, og_url=og, canonical=canonical) == target
+
+
+def test_canonical_form_is_one_spelling_per_page() -> None:
+    assert canonical_form("http://www.E.com:80/a/?y=2&x=1#f") == canonical_form(
+        "https://e.com/a?x=1&y=2") == "e.com/a?x=1&y=2"
+    assert canonical_form("https://e.com/A") != canonical_form("https://e.com/a")
