@@ -184,6 +184,7 @@ class CrawlResult:
     cap: int | None
     follow_nofollow: bool
     returncode: int
+    ended: bool           # by itself: exit 0 and not stopped by --max-pages
     seconds: float
     fetched: int          # URLs of the site fetched (status set, not skipped)
     refused: int          # skipped by the soft cap
@@ -234,7 +235,8 @@ def _measure(wiki: Wiki, base: str, out: Path, cap: int | None, follow_nofollow:
     ok = sum(1 for u in expected if status.get(u) == 200)
     article_shapes = {shape_key(u) for u in expected}
     bad = sum(1 for u in refused_urls if shape_key(u) in article_shapes)
-    return CrawlResult(wiki.layout, cap, follow_nofollow, returncode, seconds, fetched,
+    ended = returncode == 0 and "stopped at --max-pages" not in stderr
+    return CrawlResult(wiki.layout, cap, follow_nofollow, returncode, ended, seconds, fetched,
                        len(refused_urls), events, ok, len(expected), bad, stderr)
 
 
@@ -290,7 +292,7 @@ def main() -> int:
         table.append(
             f"| `{r.layout}` | {r.cap or 'off'} "
             f"| {'followed' if r.follow_nofollow else 'not followed'} "
-            f"| {'yes' if r.returncode == 0 and 'max-pages' not in r.stderr else 'no'} "
+            f"| {'yes' if r.ended else 'no'} "
             f"| {r.fetched:,} | {r.refused:,} | {r.events} | {r.articles_ok}/{r.articles_total} "
             f"| {r.article_shape_refused} | {r.seconds:.0f} s |")
     emit("mediawiki", "\n".join(table) + f"\n\nMachine: {platform.machine()}, "

@@ -357,8 +357,9 @@ class Crawler:
             return
         fields = extraction.page_fields(raw, final)
         refused: list[str] = []
-        nofollow_page = bool(fields.get("robots_nofollow")) or "nofollow" in (
-            fetched.headers.get("x-robots-tag") or "").lower()
+        robots_header = (fetched.headers.get("x-robots-tag") or "").lower()
+        nofollow_page = bool(fields.get("robots_nofollow")) or "nofollow" in robots_header
+        indexable = not fields.get("robots_noindex") and "noindex" not in robots_header
         anchors = self._links(raw, final, refused, nofollow_page=nofollow_page)
         images = extraction.images(raw, final) if self.options.image else []
         jsonld = extraction.jsonld(raw)
@@ -376,7 +377,7 @@ class Crawler:
                                        has_prev_next="prev" in extras or "next" in extras,
                                        title=fields["title"])
                 event = self.softcap.observe(
-                    final, keys, signals, declared=declared_target(
+                    final, keys, signals, indexable=indexable, declared=declared_target(
                         final, og_url=fields["og_url"], canonical=fields["canonical"]))
 
         def store() -> int | None:

@@ -13,8 +13,9 @@ declared   host + declared target (og:url or      a session id in a *middle* seg
            canonical pointing at another page)    page its own parent and shape, one target
            + meta
 repeat     URL shape; counts only pages whose     per-entity variant views: each entity's
-           meta the shape already produced        meta differs, but the shape keeps
-                                                  repeating what it already showed
+           meta the shape already produced, or    meta differs, but the shape keeps
+           that say ``noindex``                   repeating what it already showed, or
+                                                  declares it is not content
 ========== ====================================== ===========================================
 
 A counter remembers its pages' signals, URL shapes and query values. When its count
@@ -27,21 +28,30 @@ credited to the event that gated it.
 targets) refuses a URL when its shape is one of a capped cluster's shapes, or belongs to
 the *family* of one: the same host and abstract path, and a query-key set that is
 
-- a superset of the capped shape's keys, with the same values for the keys that were
-  constant across the cluster (``…?returnto=X&returntoquery=Y`` after
-  ``…?returnto={v}`` was capped; not ``…?action=edit&title=X`` after
-  ``…?action=history&title={v}`` was), or
-- a subset missing only keys that varied across the cluster, still holding at least one
-  of the cluster's constant keys with its value (``…?title=Special:RecentChanges&limit=50``
-  after ``days`` and ``limit`` varied; never ``…?title=X`` after the per-article views
-  ``…?title={v}&returnto={v}`` were capped — that would be the article itself).
+- a superset of the capped shape's keys (``…?returnto=X&returntoquery=Y`` after
+  ``…?returnto={v}`` was capped), or
+- any other set that holds at least one of the keys that were constant across the
+  cluster, with its value: the constants name the *view* that was capped, the rest are
+  its parameters (``…?title=Special:RecentChanges&limit=50`` or
+  ``…&hidebots=1`` after ``…?title=Special:RecentChanges&days={v}&from={v}`` was
+  capped; never ``…?title=X`` after per-article views ``…?title={v}&returnto={v}``
+  were capped — nothing anchors it, and it is the article itself),
+
+and in both cases does not contradict a constant (not ``…?action=edit&title=X&x=1``
+after ``…?action=history&title={v}`` was capped).
 
 A capped shape that is itself content-novel gates nothing, not even its variants.
 
-Never gated, whatever was capped: a shape whose own pages are *content-novel* — at least
-``NOVEL_MIN_PAGES`` observed, no more than one in ``NOVEL_RATIO`` repeating meta the shape
-already produced (``index.php?title={v}``: every article a new title) — and paths exempted
-with ``--dedupe-allow``. A cluster all of whose shapes are novel does not fire at all (it
+Never gated, whatever was capped: a shape whose own *indexable* pages are
+*content-novel* — at least ``NOVEL_MIN_PAGES`` observed, no more than one in
+``NOVEL_RATIO`` repeating meta the shape already produced (``index.php?title={v}``: every
+article a new title, while the special pages sharing the shape say ``noindex``) — and
+paths exempted with ``--dedupe-allow``.
+
+``noindex`` is the site's own word that a page is not content: once
+``NOINDEX_RULE_AFTER`` indexable pages were seen, a ``noindex`` page counts as a repeat
+of its shape and never as novel (a wiki's edit, history and info views have a title per
+article, but no new content). A cluster all of whose shapes are novel does not fire at all (it
 would gate nothing). A cap never gates by parent path alone.
 
 Memory stays bounded by four mechanisms (seed 000 §4; units as DESIGN.md §4):
@@ -81,6 +91,9 @@ already produced: a wiki's ``index.php?title={v}`` holds every article (each new
 one "Related changes" view per article (all alike) — mixed, and never gated; a trap's
 shape repeats itself on almost every page, per-entity variant views on all but the
 first view of each entity."""
+NOINDEX_RULE_AFTER = 20
+"""Indexable pages observed before ``noindex`` pages stop counting as new content (a
+staging site that says ``noindex`` everywhere never turns the rule on)."""
 _VARIED = None
 
 
@@ -135,13 +148,12 @@ class Family:
             return False  # the exact shape is gated by the capped-shape map
         consts = [(k, v) for k, v in self.constants if k in query]
         if any(values.get(k) != v for k, v in consts):
-            return False
+            return False  # contradicts the view the cluster was (another action, page …)
         if query > self.keys:
             return True
-        # a subset is a variant only while a constant of the cluster anchors it: dropping
+        # otherwise a variant only while a constant of the cluster anchors it: dropping
         # every varying key of per-entity views leaves the entity itself (``title=X``)
-        return (query < self.keys and (self.keys - query) <= self.varied
-                and any(k in query for k, _ in self.constants))
+        return bool(consts)
 
 
 @dataclass
@@ -197,11 +209,13 @@ class SoftCap:
         self.sticky: dict[str, int] = {}          # capped counter key → event id
         self.capped_shapes: dict[str, int] = {}   # URL shape key → event id (first wins)
         self.families: dict[str, list[Family]] = {}  # abstract path → capped variants
-        self.shape_stats: OrderedDict[str, list[int]] = OrderedDict()  # shape → [pages, repeats]
+        # shape → [pages, repeats, indexable pages, indexable repeats]
+        self.shape_stats: OrderedDict[str, list[int]] = OrderedDict()
         self.stats_cap = max(1024, map_cap // 4)
         self.rejected: dict[int, int] = {}        # event id → URLs refused this run
         self.events: list[CapEvent] = []
         self.observations = 0
+        self.indexable_seen = 0
         self._ages: deque[tuple[int, str]] = deque()
         self._by_parent: dict[str, set[str]] = {}
         self.evicted = {"age": 0, "parent": 0, "lru": 0}
@@ -234,8 +248,15 @@ class SoftCap:
     def is_novel(self, shape: str) -> bool:
         """Has this shape shown mostly new content per page (never gated)?"""
         stats = self.shape_stats.get(shape)
-        return (stats is not None and stats[0] >= NOVEL_MIN_PAGES
-                and stats[1] * NOVEL_RATIO <= stats[0])
+        if stats is None:
+            return False
+        pages, repeats = (stats[2], stats[3]) if self.noindex_rule else (stats[0], stats[1])
+        return pages >= NOVEL_MIN_PAGES and repeats * NOVEL_RATIO <= pages
+
+    @property
+    def noindex_rule(self) -> bool:
+        """Do ``noindex`` pages count as repeats (and never as novel) by now?"""
+        return self.indexable_seen >= NOINDEX_RULE_AFTER
 
     def refused(self, event_id: int) -> None:
         self.rejected[event_id] = self.rejected.get(event_id, 0) + 1
@@ -247,18 +268,22 @@ class SoftCap:
     # ------------------------------------------------------------------ observe
 
     def observe(self, url: str, keys: PageKeys, signals: Signals, *,
-                declared: str | None = None) -> CapEvent | None:
+                declared: str | None = None, indexable: bool = True) -> CapEvent | None:
         """Count one eligible page; return the event if this page caps a cluster.
 
-        ``declared``: the page's declared target (:func:`~nitpicker_query.signals.declared_target`).
+        ``declared``: the page's declared target (:func:`~nitpicker_query.signals.declared_target`);
+        ``indexable``: False when the page says ``noindex`` (meta robots or X-Robots-Tag).
         """
         if self.allow is not None and self.allow(url):
             return None
         self.observations += 1
         self._expire()
-        repeat = keys.shape_signature in self.sticky or (
+        if indexable:
+            self.indexable_seen += 1
+        meta_repeat = keys.shape_signature in self.sticky or (
             (seen := self.counters.get(keys.shape_signature)) is not None and seen.count > 0)
-        self._count_shape(keys.shape_key, repeat)
+        repeat = meta_repeat or (self.noindex_rule and not indexable)
+        self._count_shape(keys.shape_key, meta_repeat, indexable)
         pairs = query_values(url)
         entries = [(keys.signature, "parent"), (keys.shape_signature, "shape")]
         if declared is not None:
@@ -312,16 +337,19 @@ class SoftCap:
             fired.sticky_keys = tuple(k for k, _ in entries)
         return fired
 
-    def _count_shape(self, shape: str, repeat: bool) -> None:
+    def _count_shape(self, shape: str, repeat: bool, indexable: bool) -> None:
         stats = self.shape_stats.get(shape)
         if stats is None:
-            stats = self.shape_stats[shape] = [0, 0]
+            stats = self.shape_stats[shape] = [0, 0, 0, 0]
             if len(self.shape_stats) > self.stats_cap:
                 self.shape_stats.popitem(last=False)
         else:
             self.shape_stats.move_to_end(shape)
         stats[0] += 1
         stats[1] += repeat
+        if indexable:
+            stats[2] += 1
+            stats[3] += repeat
 
     def record(self, event: CapEvent, event_id: int) -> None:
         """Make ``event`` effective under the id the archive gave it."""

@@ -42,12 +42,17 @@ per-entity variants        /changes?item=<slug>&days=N (+limit, hide):  infinite
 faceted search             /shop/search?color=…: each page adds a       infinite
                            facet or the next page
 legit, beside them         /members/ (list), /items/<slug>/ (30 items,  1 + 30 + 1
-                           each linking its changes), /guide/ root
+                           each linking its changes), /guide/ root;
+                           /changes/latest?item=… redirects into the
+                           per-entity views; /nofollow/ (meta robots
+                           nofollow) → /nofollow/hidden/, and a
+                           rel=nofollow link → /nofollow/rel-only/
 =========================  ==========================================  =============
 """
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import html
 from collections.abc import Callable
@@ -120,6 +125,34 @@ FACETS = {"color": ("red", "blue", "green", "black"), "size": ("s", "m", "l", "x
 LOGIN_KEYS = ("returntoquery", "lang", "theme", "ref", "from")
 
 
+TRAP_FAMILIES = {  # family → (SQL LIKE of its URLs, og:url points at a parent list, unbounded only)
+    "path counter": ("%/list/date/_%", True, False),
+    "query pager": ("%/search?page=%", True, False),
+    "session": ("%/catalog/?session=%", True, False),
+    "no signal": ("%/archive/?offset=%", False, False),
+    "wiki history": ("%action=history%", True, False),
+    "middle session id": ("%/members/;sid=%", True, True),
+    "relative growth": ("%/guide/_%", False, True),
+    "superset query keys": ("%/login?%", False, True),
+    "per-entity variants": ("%/changes?%", False, True),
+    "faceted search": ("%/shop/search?%", True, True),
+}
+"""What tests and benchmarks count as trap pages, per family."""
+
+
+def legit_paths(*, unbounded: bool = False) -> list[str]:
+    """Every page a complete crawl must have fetched with status 200 (path and query)."""
+    paths = [
+        "/", *(f"/blog/page/{n}/" for n in range(1, BLOG_PAGES + 1)),
+        "/products/", *(f"/products/shirt-{c}/" for c in COLOURS),
+        *(f"/{lang}/{slug}/" for lang in ("en", "ja") for slug in LANG_SLUGS),
+        "/index.php?title=Main_Page", *(f"/index.php?title={a}" for a in ARTICLES),
+    ]
+    if unbounded:
+        paths += ["/members/", "/guide/", "/items/", *(f"/items/{i}/" for i in ITEMS)]
+    return paths
+
+
 class Site:
     """Routes of one TrapZoo instance; ``external`` is the second origin's base URL;
     ``unbounded`` adds the five families of the second table (and links them)."""
@@ -127,10 +160,12 @@ class Site:
     def __init__(self, external: str, *, unbounded: bool = False) -> None:
         self.external = external.rstrip("/")
         self.unbounded = unbounded
+        self.hits: collections.Counter[str] = collections.Counter()  # requests per path
 
     def handle(self, method: str, target: str) -> Response:
         parts = urlsplit(target)
         path, query = parts.path, parse_qs(parts.query)
+        self.hits[path] += 1
         if path == "/no-head/" and method == "HEAD":  # a framework that only routes GET
             return Response(status=405, body=b"")
         for prefix, handler in self._routes():
@@ -141,7 +176,8 @@ class Site:
     def _routes(self) -> list[tuple[str, Callable[[str, dict[str, list[str]]], Response]]]:
         wild: list[tuple[str, Callable[[str, dict[str, list[str]]], Response]]] = [
             ("/members/", self.members), ("/guide/", self.guide), ("/login", self.login),
-            ("/items/", self.items), ("/changes", self.changes),
+            ("/items/", self.items), ("/changes/latest", self.latest),
+            ("/changes", self.changes), ("/nofollow/", self.nofollow),
             ("/shop/search", self.facets),
         ] if self.unbounded else []
         return [*wild,
@@ -195,7 +231,7 @@ class Site:
                  "/files/report.pdf", "/links/", "/no-head/", "/about#team"]
         if self.unbounded:
             links += ["/members/", "/guide/", "/login?returnto=Home", "/items/",
-                      "/shop/search?color=red"]
+                      "/shop/search?color=red", "/nofollow/"]
         body = ('<img src="/static/logo.png" alt="TrapZoo logo" width="10" height="10">'
                 '<img src="/static/banner.png">')
         return page("TrapZoo", description="A site of crawler traps", og_title="TrapZoo",
@@ -331,7 +367,8 @@ class Site:
     def items(self, path: str, query: dict[str, list[str]]) -> Response:
         if path == "/items/":
             return page("Items", description="Every item",
-                        links=[f"/items/{i}/" for i in ITEMS])
+                        links=[f"/items/{i}/" for i in ITEMS],
+                        body='<a href="/nofollow/rel-only/" rel="nofollow">not followed</a>')
         slug = path[len("/items/"):].strip("/")
         if slug not in ITEMS:
             return self.not_found()
@@ -347,9 +384,29 @@ class Site:
         days = _int(flat.get("days", "1"))
         links = [f"/changes?item={slug}&days={days + 1}",
                  f"/changes?item={slug}&days={days}&limit={50 * (days % 4 + 1)}",
-                 f"/changes?item={slug}&days={days}&hidebots={days % 2}"]
+                 f"/changes?item={slug}&days={days}&hidebots={days % 2}",
+                 f"/changes/latest?item={slug}&from={days}"]
         return page(f"Changes to {slug}", description="Recent changes of one item",
                     links=links)
+
+    def latest(self, path: str, query: dict[str, list[str]]) -> Response:
+        """A redirect into the per-entity views (``/changes/latest`` → ``/changes?…``)."""
+        slug = query.get("item", [""])[0]
+        if slug not in ITEMS:
+            return self.not_found()
+        days = _int(query.get("from", ["0"])[0]) + 10
+        return self.redirect(f"/changes?item={slug}&days={days}", 302)
+
+    def nofollow(self, path: str, query: dict[str, list[str]]) -> Response:
+        """``/nofollow/`` says nofollow in its meta robots; ``/nofollow/hidden/`` is linked
+        only from there, ``/nofollow/rel-only/`` only by a ``rel=nofollow`` link (/items/)."""
+        if path == "/nofollow/":
+            return page("Nofollow hub", description="Links not to follow",
+                        head='<meta name="robots" content="noindex, nofollow">',
+                        links=["/nofollow/hidden/"])
+        if path in ("/nofollow/hidden/", "/nofollow/rel-only/"):
+            return page("Reached through nofollow", description=f"Only linked nofollow: {path}")
+        return self.not_found()
 
     def facets(self, path: str, query: dict[str, list[str]]) -> Response:
         if path != "/shop/search":

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..archive import Archive, opened
 from ..clusters import members_of
+from ..format import strict_page
 from ..paging import check_paging, envelope
 from ._common import json_object
 
@@ -21,6 +22,28 @@ def captured_counts(a: Archive, signatures: list[str]) -> dict[str, int]:
     by_parent = members_of(a, "signature", signatures)
     by_shape = members_of(a, "shape", signatures)
     return {sig: max(len(by_parent[sig]), len(by_shape[sig])) for sig in signatures}
+
+
+def _shape_captured(a: Archive, row: dict[str, Any], signals: dict[str, Any]) -> int:
+    """Pages of a ``repeat`` cap (its URL shape) or a ``declared`` cap (its shapes and meta).
+
+    Those clusters are not keyed by a page signature, so they are counted from the stored
+    shape keys; an archive without ``page_signatures`` answers 0.
+    """
+    if not a.has_table("page_signatures"):
+        return 0
+    if signals.get("key") == "repeat":
+        return a.count(f"SELECT count(*) FROM page_signatures ps JOIN pages p ON p.id = "
+                       f"ps.page_id WHERE {strict_page('p')} AND ps.shape_key = ?",
+                       (row["shape_key"],))
+    shapes = [s for s in signals.get("shapes") or [row["shape_key"]] if isinstance(s, str)]
+    marks = ",".join("?" for _ in shapes)
+    meta = [row.get(c) or "" for c in ("title", "description", "og_title", "og_url")]
+    return a.count(f"SELECT count(*) FROM page_signatures ps JOIN pages p ON p.id = "
+                   f"ps.page_id WHERE {strict_page('p')} AND ps.shape_key IN ({marks}) AND "
+                   "coalesce(p.title, '') = ? AND coalesce(p.description, '') = ? AND "
+                   "coalesce(p.og_title, '') = ? AND coalesce(p.og_url, '') = ?",
+                   (*shapes, *meta))
 
 
 def event_item(row: dict[str, Any], captured: int, archived: bool) -> dict[str, Any]:
@@ -62,8 +85,11 @@ def _items(a: Archive, rows: list[dict[str, Any]], *, first_only: bool = False
             continue
         archived = a.execute("SELECT 1 FROM pages WHERE url = ? AND scraped = 1",
                              (r["sample_url"],)).fetchone() is not None
-        result[key if first_only else str(r["id"])] = event_item(
-            r, captured.get(r.get("signature") or "", 0), archived)
+        count = captured.get(r.get("signature") or "", 0)
+        signals = json_object(r.get("signals")) if r.get("signals") is not None else None
+        if isinstance(signals, dict) and signals.get("key") in ("repeat", "declared"):
+            count = _shape_captured(a, r, signals)
+        result[key if first_only else str(r["id"])] = event_item(r, count, archived)
     return result
 
 
@@ -76,8 +102,9 @@ def list_dedupe_cap_events(archive: Archive | str, *, limit: int = 100, offset: 
     ``effectiveThreshold`` and ``observedCount``, ``rejectedCount`` (distinct URLs
     refused because of it; null when the crawl crashed before counting), the meta values
     that defined the cluster, ``signals`` (which trap/legit signals held) and
-    ``trapScore``; ``capturedPageCount`` is how many archived pages carry the signature
-    and ``sampleUrlArchived`` whether the sample page was stored. An archive without the
+    ``trapScore``; ``capturedPageCount`` is how many archived pages the cluster holds
+    (pages carrying the signature; for ``signals.key`` ``repeat`` the pages of the URL
+    shape, for ``declared`` the pages of its shapes with its meta) and ``sampleUrlArchived`` whether the sample page was stored. An archive without the
     table (upstream's, or written without the cap) answers an empty list.
 
     Upstream: ``list-dedupe-cap-events.ts`` (format 0.13, snake_case keys).

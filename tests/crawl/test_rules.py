@@ -9,6 +9,7 @@ from nitpicker_crawl.extraction import anchors, clean, page_fields
 from nitpicker_crawl.parser import parse
 from nitpicker_crawl.progress import Counters
 from nitpicker_crawl.scope import Scope
+from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_crawl.trapzoo.site import js_number
 from nitpicker_crawl.urls import is_likely_html, normalize
 
@@ -158,3 +159,66 @@ def test_frontier_is_breadth_first_pages_before_assets() -> None:
 
     assert asyncio.run(order()) == ["http://h/1/", "http://h/2/", "http://h/1/next/",
                                     "http://h/a.pdf", "http://x/ext"]
+
+
+def test_frontier_serves_path_shapes_in_turn_breadth_first_inside_each() -> None:
+    """An exploding trap fills its own queue, not everyone's: the blog's ten pages all
+    come up among the first twenty, however many trap URLs were queued before them."""
+    import asyncio
+
+    from nitpicker_crawl.frontier import Frontier
+
+    async def order() -> list[str]:
+        f = Frontier()
+        for i in range(1000):
+            f.add(f"http://h/trap/{i}/", external=False, metadata_only=False)
+        for i in range(10):
+            f.add(f"http://h/blog/post-{chr(97 + i)}", external=False, metadata_only=False)
+        f.add("http://h/trap/9999/?page=1", external=False, metadata_only=False)  # same path shape
+        got = []
+        while (item := await f.next()) is not None:
+            got.append(item.url)
+            await f.done()
+        return got
+
+    got = asyncio.run(order())
+    assert len(got) == 1011
+    first = got[:20]
+    assert {u for u in first if "/blog/" in u} == {f"http://h/blog/post-{chr(97 + i)}"
+                                                  for i in range(10)}
+    trap = [u for u in got if "/trap/" in u]
+    assert trap[:3] == ["http://h/trap/0/", "http://h/trap/1/", "http://h/trap/2/"]  # FIFO
+    assert trap[-1] == "http://h/trap/9999/?page=1"
+
+
+def test_redirects_into_a_refused_url_stop_before_it(zoo: TrapZoo) -> None:
+    """The gate is asked before a redirect is followed; the target is never requested."""
+    import asyncio
+
+    from nitpicker_crawl.fetcher import Fetcher, RedirectRefused
+
+    zoo_url = zoo.url
+    before = zoo.site.hits["/redirect/end"]
+
+    async def run() -> tuple[RedirectRefused | None, str]:
+        fetcher = Fetcher(user_agent="t", timeout_s=10, retry=1, parallels=1)
+        try:
+            try:
+                await fetcher.fetch(zoo_url + "redirect/start", body=True,
+                                    gate=lambda t: not t.endswith("/redirect/end"))
+            except RedirectRefused as refused:
+                caught: RedirectRefused | None = refused
+            else:
+                caught = None
+            assert zoo.site.hits["/redirect/end"] == before   # never requested
+            allowed = await fetcher.fetch(zoo_url + "redirect/start", body=True,
+                                          gate=lambda t: True)
+            return caught, allowed.url
+        finally:
+            await fetcher.close()
+
+    refused, final = asyncio.run(run())
+    assert refused is not None and refused.target == zoo_url + "redirect/end"
+    assert [h.url for h in refused.hops] == [zoo_url + "redirect/start",
+                                             zoo_url + "redirect/middle"]
+    assert final == zoo_url + "redirect/end"

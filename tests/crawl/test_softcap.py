@@ -3,6 +3,8 @@ mechanisms inspected through the tracker's state."""
 
 from __future__ import annotations
 
+import pytest
+
 from nitpicker_crawl.softcap import SoftCap
 from nitpicker_query.keys import page_keys
 from nitpicker_query.signals import page_signals
@@ -103,11 +105,26 @@ def test_parent_key_counters_drop_when_nothing_is_pending() -> None:
     cap = SoftCap(100)
     feed(cap, "http://h/news/1", title="A")
     feed(cap, "http://h/blog/1", title="B")
-    parents = {c.parent_key for c in cap.counters.values()}
+    parents = {c.parent_key for c in cap.counters.values() if c.kind == "parent"}
     assert parents == {"h/news", "h/blog"}
     cap.parent_idle("h/news")
-    assert {c.parent_key for c in cap.counters.values()} == {"h/blog"}
-    assert cap.evicted["parent"] == 2   # its signature and shape-signature counters
+    assert {c.parent_key for c in cap.counters.values() if c.kind == "parent"} == {"h/blog"}
+    assert cap.evicted["parent"] == 1   # its signature counter; the shape counter stays
+    assert len([c for c in cap.counters.values() if c.kind == "shape"]) == 2
+
+
+def test_a_counter_spanning_parents_survives_its_first_parent_going_idle() -> None:
+    """Regression: (c) dropped a shape counter with its first page's parent, so a session
+    id in a middle segment (every page its own parent) never accumulated."""
+    cap = SoftCap(100)
+    fired = None
+    for i in range(60):
+        url = f"http://h/members/;sid={i:06X}F3A/home"
+        fired = fired or feed(cap, url, title="Members", og_url="http://h/members/")
+        cap.parent_idle(f"h/members/;sid={i:06X}F3A")   # its one URL is done
+    assert fired == 1 and cap.events[0].observed_count == 31
+    assert cap.admit("http://h/members/;sid=ABCDEF12/home") == 1
+    assert cap.admit("http://h/members/") is None
 
 
 def test_map_cap_evicts_least_recently_used() -> None:
@@ -158,3 +175,123 @@ def test_generalises_beyond_the_seed() -> None:
     sessions = [f"http://h/cart/;jsessionid=S{i:08d}" for i in range(40)]
     assert fires_at(cap, sessions, title="Cart") is not None
     assert cap.admit("http://h/cart/;jsessionid=S99999999") == 1
+
+
+
+def test_declared_copies_group_across_shapes_and_parents() -> None:
+    """og:url aimed at another page + identical meta: one cluster, whatever the URL."""
+    cap = SoftCap(100)
+    urls = [f"http://h/{section}/{token}/view" for token in ("a1", "b2", "c3", "d4", "e5")
+            for section in ("x", "y", "z", "w", "v", "u", "t")]
+    declared = "h/members"
+    n = 0
+    for url in urls:
+        n += 1
+        keys = page_keys(url, title="Members", description="d", og_title="Members",
+                         og_url="http://h/members/")
+        signals = page_signals(url, og_url="http://h/members/", canonical=None,
+                               has_prev_next=False, title="Members")
+        event = cap.observe(url, keys, signals, declared=declared)
+        if event is not None:
+            break
+    assert event is not None and event.kind == "declared" and n == 31
+    # the same meta without a declared target (og:url = self) never groups this way
+    cap = SoftCap(100)
+    for url in urls:
+        keys = page_keys(url, title="Members", description="d", og_title="Members",
+                         og_url=url)
+        signals = page_signals(url, og_url=url, canonical=None, has_prev_next=False,
+                               title="Members")
+        assert cap.observe(url, keys, signals, declared=None) is None
+
+
+def _entity_views(entities: int, variants: int) -> list[tuple[str, str]]:
+    """Per-entity variant views: (url, title), one title per entity, BFS order."""
+    return [(f"http://h/index.php?title=Special:Changes/E{e}&days={d}&limit=50", f"Changes E{e}")
+            for d in range(variants) for e in range(entities)]
+
+
+def test_repeating_shape_caps_per_entity_variants() -> None:
+    cap = SoftCap(20)
+    fired = None
+    n = 0
+    for url, title in _entity_views(30, 10):
+        n += 1
+        fired = feed(cap, url, title=title)
+        if fired is not None:
+            break
+    assert fired == 1 and cap.events[0].kind == "repeat"
+    # no entity reached 20 pages; the shape fired once its repeats outnumbered both the
+    # threshold (20) and its new pages (30): 30 new + 31 repeats
+    assert n == 61
+    assert cap.admit("http://h/index.php?title=Special:Changes/E99&days=3&limit=50") == 1
+
+
+def test_articles_never_trip_the_repeat_rule() -> None:
+    cap = SoftCap(10)
+    for i in range(2000):
+        url = f"http://h/index.php?title=Article_{i}"
+        assert feed(cap, url, title=f"Article {i} - Wiki") is None
+    assert cap.is_novel("h/index.php?title={v}")
+
+
+def test_a_mixed_shape_is_never_gated() -> None:
+    """Articles and one alike "Related changes" view per article share
+    ``index.php?title={v}``: the views repeat, the shape as a whole keeps producing new
+    pages, so no cap — even one fired by the views' own signature — refuses it."""
+    cap = SoftCap(20)
+    for i in range(200):
+        feed(cap, f"http://h/index.php?title=A{i}", title=f"A{i} - Wiki")
+        feed(cap, f"http://h/index.php?title=Special:Related/A{i}", title="Related changes")
+    assert cap.is_novel("h/index.php?title={v}")
+    assert cap.admit("http://h/index.php?title=New_article") is None
+    assert not cap.events  # the views' cluster had no shape it could gate
+
+
+CAPPED_HISTORY = [  # action constant, title and oldid varied
+    (f"http://h/index.php?title=A{i % 7}&action=history&oldid={i}", "History") for i in range(40)]
+FAMILY = [  # URL, refused after the history cluster is capped?
+    ("http://h/index.php?title=B&action=history&oldid=3", True),            # same shape
+    ("http://h/index.php?title=B&action=history&oldid=3&limit=5", True),    # superset
+    ("http://h/index.php?action=history&oldid=9", True),                   # subset, anchored
+    ("http://h/index.php?title=B&action=edit&oldid=3&limit=5", False),      # constant differs
+    ("http://h/index.php?title=B&oldid=3", False),                         # only varied keys
+    ("http://h/index.php?title=B", False),                                 # the article
+    ("http://h/other.php?title=B&action=history&oldid=3&limit=5", False),   # other path
+]
+
+
+@pytest.mark.parametrize(("url", "refused"), FAMILY)
+def test_shape_families_both_directions(url: str, refused: bool) -> None:
+    cap = SoftCap(10)
+    assert fires_at(cap, [u for u, _ in CAPPED_HISTORY], title="History") is not None
+    assert (cap.admit(url) is not None) is refused
+
+
+def test_family_survives_resume_through_the_event_row() -> None:
+    cap = SoftCap(10)
+    fires_at(cap, [u for u, _ in CAPPED_HISTORY], title="History")
+    row = cap.events[0].row()
+    resumed = SoftCap(10)
+    resumed.restore(1, row["signature"], set(row["signals"]["shapes"]),
+                    row["signals"]["queryValues"])
+    for url, refused in FAMILY:
+        assert (resumed.admit(url) is not None) is refused, url
+
+
+@pytest.mark.parametrize("n", [10, 20, 50, 100, 300, 1000])
+def test_generic_catalogue_with_self_references_is_never_capped(n: int) -> None:
+    cap = SoftCap(n)
+    for i in range(6 * n):
+        url = f"http://h/products/item-{i}/"
+        assert feed(cap, url, title="Product", og_url=url, canonical=url) is None
+    assert cap.admit("http://h/products/item-999999/") is None
+
+
+def test_dedupe_allow_exempts_a_path() -> None:
+    cap = SoftCap(10, allow=lambda u: "/archive/" in u)
+    urls = [f"http://h/archive/?offset={10 * i}" for i in range(100)]
+    assert fires_at(cap, urls, title="Archive") is None and not cap.counters
+    assert fires_at(cap, [f"http://h/other/?offset={i}" for i in range(30)],
+                    title="Other") is not None
+    assert cap.admit("http://h/other/?offset=999") == 1
