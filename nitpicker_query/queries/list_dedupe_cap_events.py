@@ -104,7 +104,8 @@ def list_dedupe_cap_events(archive: Archive | str, *, limit: int = 100, offset: 
     that defined the cluster, ``signals`` (which trap/legit signals held) and
     ``trapScore``; ``capturedPageCount`` is how many archived pages the cluster holds
     (pages carrying the signature; for ``signals.key`` ``repeat`` the pages of the URL
-    shape, for ``declared`` the pages of its shapes with its meta) and ``sampleUrlArchived`` whether the sample page was stored. An archive without the
+    shape, for ``declared`` the pages of its shapes with its meta) and
+    ``sampleUrlArchived`` whether the sample page was stored. An archive without the
     table (upstream's, or written without the cap) answers an empty list.
 
     Upstream: ``list-dedupe-cap-events.ts`` (format 0.13, snake_case keys).
