@@ -41,7 +41,6 @@ ROOT = Path(__file__).resolve().parent.parent
 MEDIAWIKI = Path("/usr/share/mediawiki")
 ARTICLES = 200
 CATEGORIES = 10
-EXTRA_ARGS: list[str] = []
 PACKAGES = "mediawiki php-sqlite3 php-cli php-intl php-mbstring php-xml"
 
 
@@ -195,20 +194,33 @@ class CrawlResult:
     stderr: str
 
 
+def crawler_command(tree: Path | None = None) -> tuple[list[str], dict[str, str]]:
+    """The ``nitpicker-crawl`` to run: this checkout's, or the one of another source tree
+    (a ``git worktree`` of an older commit, for before/after figures)."""
+    if tree is None:
+        return [str(Path(sys.executable).with_name("nitpicker-crawl"))], dict(os.environ)
+    code = "import sys; from nitpicker_crawl.cli import main; sys.exit(main())"
+    return [sys.executable, "-c", code], {**os.environ, "PYTHONPATH": str(tree)}
+
+
 def crawl(wiki: Wiki, base: str, out: Path, *, cap: int | None, follow_nofollow: bool = False,
-          max_pages: int | None = None, timeout: float = 3600) -> CrawlResult:
+          max_pages: int | None = None, timeout: float = 3600,
+          tree: Path | None = None) -> CrawlResult:
+    """Crawl the wiki ``--no-render`` from its root; ``tree``: another source tree's crawler
+    (which may predate ``--follow-nofollow``: then ``follow_nofollow`` must be False)."""
     start = base  # the site's root: it redirects to the main page, and scopes the whole wiki
-    args = [str(Path(sys.executable).with_name("nitpicker-crawl")), start, "-o", str(out),
+    command, env = crawler_command(tree)
+    args = [*command, start, "-o", str(out),
             "--no-render", "--silent", "--no-fetch-external", "--parallels", "4"]
     if cap is not None:
         args += ["--dedupe-cap", str(cap)]
     if follow_nofollow:
         args.append("--follow-nofollow")
-    args += EXTRA_ARGS
     if max_pages is not None:
         args += ["--max-pages", str(max_pages)]
     started = time.monotonic()
-    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=out.parent)
+    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=out.parent,
+                       env=env)
     seconds = time.monotonic() - started
     return _measure(wiki, base, out, cap, follow_nofollow, r.returncode, seconds, r.stderr)
 

@@ -11,12 +11,13 @@ from nitpicker_query.signals import page_signals
 
 
 def feed(cap: SoftCap, url: str, *, title: str = "News", og_url: str | None = None,
-         canonical: str | None = None, prev_next: bool = False) -> int | None:
+         canonical: str | None = None, prev_next: bool = False,
+         indexable: bool = True) -> int | None:
     """Observe one page; record an event under the next id; return that id (or None)."""
     keys = page_keys(url, title=title, description="d", og_title=title, og_url=og_url)
     signals = page_signals(url, og_url=og_url, canonical=canonical,
                            has_prev_next=prev_next, title=title)
-    event = cap.observe(url, keys, signals)
+    event = cap.observe(url, keys, signals, indexable=indexable)
     if event is None:
         return None
     event_id = len(cap.events) + 1
@@ -295,3 +296,39 @@ def test_dedupe_allow_exempts_a_path() -> None:
     assert fires_at(cap, [f"http://h/other/?offset={i}" for i in range(30)],
                     title="Other") is not None
     assert cap.admit("http://h/other/?offset=999") == 1
+
+
+def test_noindex_views_count_as_repeats_once_the_site_has_content() -> None:
+    """Edit, history and info views: one title per article, all ``noindex``."""
+    cap = SoftCap(100)
+    for i in range(30):
+        feed(cap, f"http://h/index.php?title=A{i}", title=f"A{i}")
+    fired = None
+    views = [f"http://h/index.php?title=A{i}&action={a}" for a in ("edit", "info", "history")
+             for i in range(200)]
+    for n, url in enumerate(views, start=1):
+        fired = feed(cap, url, title=f"View {n}", indexable=False)
+        if fired is not None:
+            break
+    assert fired == 1 and cap.events[0].kind == "repeat" and n == 101
+    assert cap.admit("http://h/index.php?title=B&action=edit") == 1
+    assert cap.admit("http://h/index.php?title=B") is None       # articles: indexable
+
+
+def test_noindex_everywhere_is_not_a_trap() -> None:
+    """A staging site says ``noindex`` on every page: distinct pages stay novel."""
+    cap = SoftCap(10)
+    for i in range(500):
+        assert feed(cap, f"http://h/p?id={i}", title=f"Product {i}", indexable=False) is None
+    assert cap.is_novel("h/p?id={v}")
+
+
+def test_articles_beside_many_noindex_pages_of_their_shape_are_never_gated() -> None:
+    cap = SoftCap(20)
+    for i in range(100):
+        feed(cap, f"http://h/index.php?title=A{i}", title=f"A{i}")
+        for special in ("WhatLinksHere", "Related", "Log"):
+            feed(cap, f"http://h/index.php?title=Special:{special}/A{i}",
+                 title=f"{special} A{i}", indexable=False)
+    assert cap.is_novel("h/index.php?title={v}")
+    assert cap.admit("http://h/index.php?title=Late_article") is None

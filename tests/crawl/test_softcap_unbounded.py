@@ -24,12 +24,14 @@ def wild() -> Iterator[TrapZoo]:
         yield z
 
 
-@pytest.fixture(scope="module", params=[100, 20])
+@pytest.fixture(scope="module", params=[(100, False), (20, False), (100, True)],
+                ids=["cap100", "cap20", "cap100-rendered"])
 def capped(request: pytest.FixtureRequest, wild: TrapZoo,
            tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Crawl]:
-    n: int = request.param
+    n, rendered = request.param
+    mode = () if rendered else ("--no-render",)
     return n, crawl_site(wild, tmp_path_factory.mktemp(f"unbounded-{n}"), "--dedupe-cap",
-                         str(n), "--no-render", "--silent")
+                         str(n), *mode, "--silent")
 
 
 def _rows(archive: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
