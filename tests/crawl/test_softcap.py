@@ -255,6 +255,7 @@ FAMILY = [  # URL, refused after the history cluster is capped?
     ("http://h/index.php?title=B&action=history&oldid=3", True),            # same shape
     ("http://h/index.php?title=B&action=history&oldid=3&limit=5", True),    # superset
     ("http://h/index.php?action=history&oldid=9", True),                   # subset, anchored
+    ("http://h/index.php?title=B&action=history&from=3", True),            # sibling, anchored
     ("http://h/index.php?title=B&action=edit&oldid=3&limit=5", False),      # constant differs
     ("http://h/index.php?title=B&oldid=3", False),                         # only varied keys
     ("http://h/index.php?title=B", False),                                 # the article
