@@ -202,6 +202,7 @@ class SoftCap:
         if cap < 1 or age_window < 1 or map_cap < 2:
             raise ValueError("cap, age window and map cap must be positive")
         self.cap = cap
+        self._lowest_threshold = effective_threshold(cap, 1)
         self.age_window = age_window
         self.map_cap = map_cap
         self.allow = allow
@@ -284,7 +285,7 @@ class SoftCap:
             (seen := self.counters.get(keys.shape_signature)) is not None and seen.count > 0)
         repeat = meta_repeat or (self.noindex_rule and not indexable)
         self._count_shape(keys.shape_key, meta_repeat, indexable)
-        pairs = query_values(url)
+        pairs = query_values(url) if "?" in url else ()
         entries = [(keys.signature, "parent"), (keys.shape_signature, "shape")]
         if declared is not None:
             entries.append((_key("declared", host_key(url), declared,
@@ -319,10 +320,12 @@ class SoftCap:
             if len(counter.shapes) < MAX_SHAPES_PER_COUNTER:
                 counter.shapes.add(keys.shape_key)
             counter.add_query(pairs)
+            if fired is not None or counter.count <= self._lowest_threshold:
+                continue  # no signals can make it fire yet: skip the majority vote
             present = counter.majority()
             trap_score = score(present)
             threshold = effective_threshold(self.cap, trap_score)
-            if fired is None and counter.count > threshold and not all(
+            if counter.count > threshold and not all(
                     self.is_novel(shape) for shape in counter.shapes):
                 fired = CapEvent(signature=key, kind=kind, shape_key=keys.shape_key,
                                  shapes=set(counter.shapes), sample_url=url,

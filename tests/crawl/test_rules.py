@@ -222,3 +222,12 @@ def test_redirects_into_a_refused_url_stop_before_it(zoo: TrapZoo) -> None:
     assert [h.url for h in refused.hops] == [zoo_url + "redirect/start",
                                              zoo_url + "redirect/middle"]
     assert final == zoo_url + "redirect/end"
+
+
+def test_trapzoo_help_names_the_unbounded_mode() -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "nitpicker_crawl.trapzoo", "--help"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and "--unbounded" in r.stdout
