@@ -44,6 +44,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/crawl.py
 	$(BIN)/python bench/softcap.py
 	$(BIN)/python bench/softcap_sites.py
+	$(BIN)/python bench/frontier.py
 	$(BIN)/python bench/mediawiki.py
 
 demo: $(STAMP) browser
