@@ -70,13 +70,19 @@ The shape statistics behind the novelty rule are one more LRU map of at most
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from nitpicker_query.keys import PageKeys, host_key, query_values, shape_key, split_shape
+from nitpicker_query.keys import (
+    PageKeys,
+    declared_signature,
+    query_values,
+    repeat_key,
+    shape_key,
+    split_shape,
+)
 from nitpicker_query.signals import SIGNAL_NAMES, Signals, effective_threshold, score
 
 MAX_SHAPES_PER_COUNTER = 32
@@ -95,10 +101,6 @@ NOINDEX_RULE_AFTER = 20
 """Indexable pages observed before ``noindex`` pages stop counting as new content (a
 staging site that says ``noindex`` everywhere never turns the rule on)."""
 _VARIED = None
-
-
-def _key(kind: str, *parts: str) -> str:
-    return hashlib.sha1("\0".join((kind, *parts)).encode()).hexdigest()
 
 
 @dataclass
@@ -288,11 +290,9 @@ class SoftCap:
         pairs = query_values(url) if "?" in url else ()
         entries = [(keys.signature, "parent"), (keys.shape_signature, "shape")]
         if declared is not None:
-            entries.append((_key("declared", host_key(url), declared,
-                                 keys.title, keys.description, keys.og_title, keys.og_url),
-                            "declared"))
+            entries.append((declared_signature(url, declared, keys), "declared"))
         if repeat:
-            entries.append((_key("repeat", keys.shape_key), "repeat"))
+            entries.append((repeat_key(keys.shape_key), "repeat"))
         fired: CapEvent | None = None
         values = [getattr(signals, n) for n in SIGNAL_NAMES]
         for key, kind in entries:

@@ -197,6 +197,18 @@ def page_keys(url: str, *, title: str | None, description: str | None,
     return PageKeys(pp, pk, sk, _sha1(pk, *values), _sha1(sk, *values), *values)
 
 
+def declared_signature(url: str, target: str, keys: PageKeys) -> str:
+    """The key of a *declared copy* cluster: host key, the declared target (canonical form,
+    :func:`nitpicker_query.signals.declared_target`) and the four meta values."""
+    return _sha1("declared", host_key(url), target, keys.title, keys.description,
+                 keys.og_title, keys.og_url)
+
+
+def repeat_key(shape: str) -> str:
+    """The key of a *repeating shape* cluster: the URL shape alone."""
+    return _sha1("repeat", shape)
+
+
 def is_eligible(*, is_external: bool, content_type: str | None, title: str | None,
                 og_title: str | None, og_url: str | None) -> bool:
     """Internal HTML pages with a title, og:title or og:url take part; others never."""

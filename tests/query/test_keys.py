@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from nitpicker_query.keys import (
+    declared_signature,
     host_key,
     is_eligible,
     is_variable_segment,
     page_keys,
     parent_key,
     parent_path,
+    repeat_key,
     shape_key,
     split_shape,
 )
@@ -237,3 +239,18 @@ def test_canonical_form_is_one_spelling_per_page() -> None:
     assert canonical_form("http://www.E.com:80/a/?y=2&x=1#f") == canonical_form(
         "https://e.com/a?x=1&y=2") == "e.com/a?x=1&y=2"
     assert canonical_form("https://e.com/A") != canonical_form("https://e.com/a")
+
+
+def test_declared_signature_groups_copies_of_one_target_only() -> None:
+    def sig(url: str, target: str, title: str = "Members") -> str:
+        keys = page_keys(url, title=title, description="d", og_title="M",
+                         og_url="https://e.com/members/")
+        return declared_signature(url, target, keys)
+
+    base = sig("https://e.com/members/;sid=9F3A/home", "e.com/members")
+    assert sig("https://www.e.com/members/;sid=41C0/home", "e.com/members") == base
+    assert sig("https://e.com/x/y/z?sid=1", "e.com/members") == base      # any URL shape
+    assert sig("https://e.com/members/;sid=9F3A/home", "e.com/other") != base
+    assert sig("https://e.com/members/;sid=9F3A/home", "e.com/members", "Orders") != base
+    assert sig("https://other.com/members/;sid=9F3A/home", "e.com/members") != base
+    assert repeat_key("e.com/a?x={v}") != repeat_key("e.com/a?y={v}")
