@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
-from ..keys import shape_key
+from ..keys import shape_key, split_shape
 from ..paging import check_int
 from ._common import as_bool, json_object, tri_bool
 
@@ -104,7 +104,9 @@ def get_page_detail(
 
 def _credited_shape(a: Archive, url: str) -> str | None:
     """The shape key of the cap event a refused URL is credited to (the lowest id whose
-    cluster has the URL's shape), as the crawler credited it."""
+    cluster has the URL's shape), as the crawler credited it; for a URL refused as a
+    *variant* of a capped shape (same host and path, other query keys), the lowest event
+    with a shape on that path."""
     if not a.has_table("dedupe_cap_events"):
         return None
     shape = shape_key(url)
@@ -116,7 +118,17 @@ def _credited_shape(a: Archive, url: str) -> str | None:
             "SELECT e.shape_key FROM dedupe_cap_events e WHERE EXISTS (SELECT 1 FROM "
             "page_signatures ps WHERE ps.shape_key = ? AND (ps.signature = e.signature OR "
             "ps.shape_signature = e.signature)) ORDER BY e.id LIMIT 1", (shape,)).fetchone()
-    return row[0] if row is not None else None
+    if row is not None:
+        return str(row[0])
+    if "signals" not in a.columns("dedupe_cap_events"):
+        return None
+    path = split_shape(shape)[0]
+    for event_shape, signals in a.execute(
+            "SELECT shape_key, signals FROM dedupe_cap_events ORDER BY id").fetchall():
+        shapes = json_object(signals).get("shapes") or [event_shape]
+        if any(isinstance(s, str) and split_shape(s)[0] == path for s in shapes):
+            return str(event_shape)
+    return None
 
 
 def _jsonld(a: Archive, page_id: int) -> dict[str, Any]:

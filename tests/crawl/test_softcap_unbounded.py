@@ -82,6 +82,19 @@ def test_every_trap_family_is_capped(capped: tuple[int, Crawl]) -> None:
         _rows(crawl.archive, "SELECT url FROM pages WHERE skipReason = 'dedupe-cap'"))
 
 
+def test_every_refused_url_names_the_cap_that_refused_it(capped: tuple[int, Crawl]) -> None:
+    """``page-detail`` of a refused URL gives the shape of its event — also for variants
+    refused by family (another query-key set than any capped shape)."""
+    _, crawl = capped
+    refused = [u for (u,) in _rows(crawl.archive, "SELECT url FROM pages WHERE skipReason = "
+                                   "'dedupe-cap' ORDER BY url")]
+    shapes = {e["shapeKey"] for e in q.list_dedupe_cap_events(crawl.archive, limit=1000)["items"]}
+    for url in refused[:: max(1, len(refused) // 200)]:
+        detail = q.get_page_detail(crawl.archive, url=url)
+        assert detail is not None and detail["isDedupeCapped"] is True
+        assert detail["dedupeCapShapeKey"] in shapes, url
+
+
 def test_redirect_targets_are_gated(capped: tuple[int, Crawl]) -> None:
     """``/changes/latest?…`` redirects into the capped per-entity views: the target is
     refused and recorded with its redirect source, not fetched."""
