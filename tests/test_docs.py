@@ -40,3 +40,16 @@ def test_readme_starts_with_the_two_setup_commands() -> None:
 
 def test_parser_builds() -> None:
     assert build_parser().prog == "nitpicker-query"
+
+
+def test_docs_stand_alone() -> None:
+    """README and docs/ point only at files a clone of the repository has."""
+    import re
+
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for path in files:
+        text = path.read_text()
+        for outside in ("../shared", "ARCHIVE-FORMAT.md", "DESIGN.md"):
+            assert outside not in text, (path.name, outside)
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            assert (path.parent / target).exists(), (path.name, target)
