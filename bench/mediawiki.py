@@ -38,6 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import nitpicker_query as q  # noqa: E402
+from nitpicker_query.keys import shape_key  # noqa: E402
+
 MEDIAWIKI = Path("/usr/share/mediawiki")
 ARTICLES = 200
 CATEGORIES = 10
@@ -227,10 +232,6 @@ def crawl(wiki: Wiki, base: str, out: Path, *, cap: int | None, follow_nofollow:
 
 def _measure(wiki: Wiki, base: str, out: Path, cap: int | None, follow_nofollow: bool,
              returncode: int, seconds: float, stderr: str) -> CrawlResult:
-    sys.path.insert(0, str(ROOT))
-    import nitpicker_query as q
-    from nitpicker_query.keys import shape_key
-
     with q.open_archive(out) as a:
         conn: sqlite3.Connection = a.connection()
         fetched = conn.execute("SELECT count(*) FROM pages WHERE isExternal = 0 AND "
@@ -239,10 +240,8 @@ def _measure(wiki: Wiki, base: str, out: Path, cap: int | None, follow_nofollow:
         refused_urls = [u for (u,) in conn.execute(
             "SELECT url FROM pages WHERE skipReason = 'dedupe-cap'")]
         status = dict(conn.execute("SELECT url, status FROM pages WHERE isExternal = 0"))
-        events = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = "
-                              "'dedupe_cap_events'").fetchone()[0]
-        if events:
-            events = conn.execute("SELECT count(*) FROM dedupe_cap_events").fetchone()[0]
+        events = conn.execute("SELECT count(*) FROM dedupe_cap_events").fetchone()[0] \
+            if a.has_table("dedupe_cap_events") else 0
     expected = wiki.article_urls(base)
     ok = sum(1 for u in expected if status.get(u) == 200)
     article_shapes = {shape_key(u) for u in expected}

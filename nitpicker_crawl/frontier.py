@@ -82,10 +82,6 @@ class Frontier:
                 self._pending_by_parent[parent_key(url)] += 1
         return True
 
-    @property
-    def queued(self) -> int:
-        return self._page_count + len(self._rest)
-
     def _pop(self) -> QueueItem:
         if self._page_count:
             shape, queue = next(iter(self._pages.items()))

@@ -51,8 +51,10 @@ paths exempted with ``--dedupe-allow``.
 ``noindex`` is the site's own word that a page is not content: once
 ``NOINDEX_RULE_AFTER`` indexable pages were seen, a ``noindex`` page counts as a repeat
 of its shape and never as novel (a wiki's edit, history and info views have a title per
-article, but no new content). A cluster all of whose shapes are novel does not fire at all (it
-would gate nothing). A cap never gates by parent path alone.
+article, but no new content).
+
+A cluster all of whose shapes are novel does not fire at all (it would gate nothing). A cap
+never gates by parent path alone.
 
 Memory stays bounded by four mechanisms (seed 000 §4; units as DESIGN.md §4):
 
@@ -140,7 +142,6 @@ class Family:
 
     shape: str
     keys: frozenset[str]
-    varied: frozenset[str]
     constants: tuple[tuple[str, str], ...]
     event_id: int
 
@@ -178,7 +179,7 @@ class CapEvent:
 
     def row(self) -> dict[str, Any]:
         # the cluster's shapes and query values ride along in the signals JSON, so that
-        # --resume restores the same gate (ARCHIVE-FORMAT §7.2 leaves signals open)
+        # --resume restores the same gate (docs/archive-format.md)
         signals = {**self.signals, "shapes": sorted(self.shapes),
                    "queryValues": dict(self.qvals or {})}
         return {
@@ -368,24 +369,20 @@ class SoftCap:
                 qvals: dict[str, str | None] | None = None) -> None:
         """Resume: a cap recorded in the archive applies again (sticky across runs).
 
-        ``qvals`` None (an event written before query values were recorded): the family
-        covers supersets only, since which keys varied is unknown.
+        ``qvals`` None (an event written before query values were recorded): no constant
+        is known, so the family covers supersets only.
         """
         self.sticky.setdefault(signature, event_id)
         self._gate(event_id, shapes, qvals)
 
     def _gate(self, event_id: int, shapes: set[str], qvals: dict[str, str | None] | None) -> None:
-        known = qvals is not None
         qvals = qvals or {}
         for shape in sorted(shapes):
             self.capped_shapes.setdefault(shape, event_id)
             path, keys = split_shape(shape)
-            varied = frozenset(k for k in keys
-                               if known and qvals.get(k, _VARIED) is _VARIED)
             constants = tuple(sorted((k, v) for k, v in qvals.items()
                                      if k in keys and v is not _VARIED))
-            self.families.setdefault(path, []).append(
-                Family(shape, keys, varied, constants, event_id))
+            self.families.setdefault(path, []).append(Family(shape, keys, constants, event_id))
 
     # ------------------------------------------------------------------ memory
 
