@@ -11,7 +11,8 @@ from pathlib import Path
 
 import anyio
 
-from nitpicker_query import NitpickerError, open_archive
+from nitpicker_query import NitpickerError, __version__, open_archive
+from nitpicker_query.terminal import CliParser
 
 EPILOG = """\
 Register it in an MCP host, e.g. Claude Desktop's claude_desktop_config.json:
@@ -26,7 +27,7 @@ directory of --archive, and the roots your MCP client declares.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CliParser(
         prog="nitpicker-mcp",
         description="Serve read-only queries over .nitpicker archives to AI assistants "
         "(MCP over stdio).",
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--archive", metavar="PATH",
                         help="Default archive for tools called without one; its directory "
                         "is allowed too.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--log-level", default="WARNING",
                         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
                         help="Server log on stderr. Default: WARNING.")

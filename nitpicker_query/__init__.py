@@ -14,6 +14,8 @@ returns JSON-serialisable data; every list is ``{items, total, limit, offset,
 nextOffset}``. Nothing here ever writes to an archive.
 """
 
+from importlib import metadata as _metadata
+
 from .archive import Archive, open_archive
 from .content_types import CATEGORIES, classify_content_type
 from .error_kinds import classify_error_kind
@@ -74,3 +76,9 @@ __all__ = [
     "list_resources",
     "open_archive",
 ]
+
+try:
+    __version__ = _metadata.version("nitpicker")
+except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+

@@ -30,6 +30,7 @@ from .queries.get_summary import get_summary
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_links import LINK_TYPES, list_links
+from .queries.list_pages import SKIPPED as PAGE_SKIPPED
 from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
 from .queries.list_pages import list_pages
 from .queries.list_resources import SORT_COLUMNS as RESOURCE_SORTS
@@ -83,6 +84,8 @@ class QuerySpec:
     examples: tuple[str, ...] = ()
     table_columns: tuple[str, ...] = ()
     """Item keys a terminal table shows (all when empty); JSON always has every key."""
+    text_field: str | None = None
+    """A field a terminal shows whole, as text (the HTML source), not in a table cell."""
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -131,6 +134,9 @@ QUERIES: tuple[QuerySpec, ...] = (
                   "added).", example="/blog"),
             Param("content_type_category", "choice", "List this kind of content instead of "
                   "HTML pages.", choices=CATEGORIES, example="pdf"),
+            Param("skipped", "choice", "URLs the crawl skipped (robots.txt, excludes, soft "
+                  "cap, nofollow): left out, included, or only those; listed ones have a "
+                  "skipReason.", default="exclude", choices=PAGE_SKIPPED, example="only"),
             Param("sort_by", "choice", "Sort key.", default="url", choices=tuple(PAGE_SORTS),
                   example="status"),
             _SORT_ORDER,
@@ -141,7 +147,8 @@ QUERIES: tuple[QuerySpec, ...] = (
             "nitpicker-query pages site.nitpicker --status-min 400 --sort-by status",
             "nitpicker-query pages site.nitpicker --content-type-category pdf",
         ),
-        table_columns=("url", "status", "title", "contentType", "isExternal", "noindex"),
+        table_columns=("url", "status", "title", "contentType", "isExternal", "noindex",
+                       "skipReason"),
     ),
     QuerySpec(
         "get_page_detail", "page-detail", get_page_detail,
@@ -169,6 +176,7 @@ QUERIES: tuple[QuerySpec, ...] = (
         "absent, or it is not an HTML page the crawler rendered).",
         examples=("nitpicker-query html site.nitpicker --url https://example.com/ "
                   "--max-length 2000",),
+        text_field="html",
     ),
     QuerySpec(
         "find_duplicates", "duplicates", find_duplicates,

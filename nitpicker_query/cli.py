@@ -14,10 +14,12 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+from . import __version__
 from .archive import open_archive
 from .catalog import QUERIES, Param, QuerySpec
 from .exceptions import NitpickerError, NotFound
 from .render import FORMATS, render
+from .terminal import CliParser, escape, terminal_width
 
 PROG = "nitpicker-query"
 
@@ -26,6 +28,7 @@ def _add_param(parser: argparse.ArgumentParser, p: Param) -> None:
     help_text = p.help
     if p.default not in (None, False):
         help_text += f" Default: {p.default}."
+    help_text = help_text.replace("%", "%%")  # argparse formats help with %
     if p.kind == "flag":
         parser.add_argument(p.flag, dest=p.name, action="store_true", help=help_text)
     elif p.kind == "tristate":
@@ -54,12 +57,13 @@ def _add_output(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CliParser(
         prog=PROG,
         description="Answer questions about a .nitpicker archive (read-only). "
         "ARCHIVE is a .nitpicker file or a crawl directory containing db.sqlite.",
         epilog="Run '%(prog)s <sub-command> --help' for its options and examples.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subs = parser.add_subparsers(dest="command", metavar="<sub-command>", required=True)
     for spec in QUERIES:
         epilog = "examples:\n" + "\n".join(f"  {e}" for e in spec.examples)
@@ -69,8 +73,24 @@ def build_parser() -> argparse.ArgumentParser:
         for p in spec.params:
             _add_param(sub, p)
         _add_output(sub)
-        sub.set_defaults(spec=spec)
+        sub.set_defaults(spec=spec, parser=sub)
     return parser
+
+
+def check_ranges(parser: argparse.ArgumentParser, spec: QuerySpec,
+                 args: argparse.Namespace) -> None:
+    """Out-of-range values are usage errors naming the flag (exit 2), before any work."""
+    for p in spec.params:
+        value = getattr(args, p.name, None)
+        if p.kind != "int" or value is None:
+            continue
+        low, high = p.minimum, p.maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            if low is not None and high is not None:
+                bound = f"between {low} and {high}"
+            else:
+                bound = f"at least {low}" if low is not None else f"at most {high}"
+            parser.error(f"{p.flag} must be {bound}, got {value}")
 
 
 def run(spec: QuerySpec, args: argparse.Namespace) -> Any:
@@ -88,13 +108,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     spec: QuerySpec = args.spec
+    check_ranges(args.parser, spec, args)
     try:
         result = run(spec, args)
         fmt = args.format or ("table" if sys.stdout.isatty() else "json")
-        render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns)
+        limit_flag = next((p.flag for p in spec.params if p.name.endswith("_limit")), None)
+        render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns,
+               width=terminal_width(sys.stdout), text_field=spec.text_field,
+               limit_flag=limit_flag)
         sys.stdout.flush()
     except NitpickerError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {escape(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
@@ -104,7 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"{PROG}: internal error ({type(exc).__name__}: {exc}); this is a bug — rerun "
+        print(f"{PROG}: internal error ({type(exc).__name__}: {escape(str(exc))[:500]}); "
+              "this is a bug — rerun "
               "with --debug and report the traceback.", file=sys.stderr)
         return 1
     return 0

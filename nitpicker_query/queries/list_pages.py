@@ -6,11 +6,15 @@ from typing import Any
 
 from ..archive import Archive, opened
 from ..content_types import CATEGORIES, category_sql
-from ..format import loose_page
+from ..format import NOT_SKIPPED, loose_page
 from ..paging import check_choice, check_int, check_paging, envelope
 from ._common import like_literal
 
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
+SKIPPED = ("exclude", "include", "only")
+"""What ``list_pages`` does with URLs the crawl skipped (robots.txt, excludes, the soft
+cap, nofollow): left out by default, as upstream's list counts fetched pages only, so
+its ``total`` equals ``get_summary``'s ``totalPages``."""
 
 _FIELDS: tuple[tuple[str, str], ...] = (
     ("url", "url"), ("title", "title"), ("status", "status"), ("contentType", "contentType"),
@@ -28,7 +32,7 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("charset", "charset"), ("themeColor", "themeColor"), ("manifest", "manifest"),
     ("tagCount", "tag_count"), ("jsonldCount", "jsonld_count"),
     ("tagsProvidersCsv", "tags_providers_csv"), ("firstCrawledAt", "firstCrawledAt"),
-    ("lastCrawledAt", "lastCrawledAt"),
+    ("lastCrawledAt", "lastCrawledAt"), ("skipReason", "skipReason"),
 )
 """Item key → ``pages`` column, in item order (upstream ``mapPageRowToListItem``)."""
 
@@ -64,6 +68,7 @@ def list_pages(
     url_pattern: str | None = None,
     directory: str | None = None,
     content_type_category: str | None = None,
+    skipped: str = "exclude",
     sort_by: str = "url",
     sort_order: str = "asc",
     limit: int = 100,
@@ -72,8 +77,9 @@ def list_pages(
     """Which pages match these filters? One item per page, paged.
 
     A page is a scraped row that is not a redirect source and is HTML or of unknown type
-    (the loose predicate; broken pages with status -1 stay visible, skipped URLs appear
-    with a null status). ``content_type_category`` (one of the 18 categories) replaces
+    (the loose predicate; broken pages with status -1 stay visible). URLs the crawl
+    skipped are left out unless ``skipped`` is ``include`` or ``only``; they have a null
+    status and a ``skipReason``. ``content_type_category`` (one of the 18 categories) replaces
     the HTML part of that predicate, so PDFs or images can be listed too.
 
     Args:
@@ -83,6 +89,8 @@ def list_pages(
         noindex: only pages whose robots meta says noindex.
         url_pattern: SQL LIKE pattern on the URL, used as given (``%/news/%``).
         directory: a substring of the URL; a trailing ``/`` is added (``/news`` → ``/news/``).
+        skipped: ``exclude`` (default: fetched pages only, the total of
+            ``get_summary``'s ``totalPages``), ``include`` or ``only``.
         sort_by: ``url`` | ``status`` | ``title`` (ties broken by URL); sort_order asc|desc.
         limit, offset: paging (limit 1–1000).
 
@@ -97,6 +105,7 @@ def list_pages(
     limit, offset = check_paging(limit, offset)
     check_choice("sort_by", sort_by, SORT_COLUMNS)
     check_choice("sort_order", sort_order, ("asc", "desc"))
+    check_choice("skipped", skipped, SKIPPED)
     where = ["p.scraped = 1", "p.redirectDestId IS NULL"]
     params: list[Any] = []
     if content_type_category is not None:
@@ -108,6 +117,10 @@ def list_pages(
         url_order = sort_by == "url" and status is None and status_min is None and (
             status_max is None)
         where = [loose_page("p", url_order=url_order)]
+    if skipped == "exclude":
+        where.append(NOT_SKIPPED.replace("isSkipped", "p.isSkipped"))
+    elif skipped == "only":
+        where.append("p.isSkipped = 1")
     if is_external is not None:
         where.append("p.isExternal = ?")
         params.append(1 if is_external else 0)

@@ -88,12 +88,21 @@ def test_base_empty_answers(base_archive: Path) -> None:
 
 
 def test_extended_list_pages_order_and_redirect_source(extended_archive: Path) -> None:
+    # skipped URLs are left out by default: the total is the summary's totalPages …
     result = q.list_pages(extended_archive)
+    assert [i["url"] for i in result["items"]] == [
+        A, B, "http://localhost/flaky", "http://localhost/missing", "https://example.org/"]
+    assert result["total"] == q.get_summary(extended_archive)["totalPages"] == 5
+    # … and listed, with their reason, on request
+    result = q.list_pages(extended_archive, skipped="include")
     assert [i["url"] for i in result["items"]] == [
         A, B, "http://localhost/flaky", "http://localhost/list/date/1.5e+32/",
         "http://localhost/missing", "https://example.org/"]
     skipped = result["items"][3]
-    assert skipped["status"] is None
+    assert (skipped["status"], skipped["skipReason"]) == (None, "dedupe-cap")
+    assert all(i["skipReason"] is None for i in result["items"] if i is not skipped)
+    only = q.list_pages(extended_archive, skipped="only")
+    assert [i["url"] for i in only["items"]] == ["http://localhost/list/date/1.5e+32/"]
 
 
 def test_extended_summary(extended_archive: Path) -> None:
@@ -159,14 +168,16 @@ def test_orphaned_pages(extended_archive: Path) -> None:
 def test_url_pattern_with_quotes_and_percent_is_data(extended_archive: Path, value: str) -> None:
     # used as a LIKE pattern bound as a parameter: no URL matches these, nothing breaks
     assert q.list_pages(extended_archive, url_pattern=value)["total"] == 0
-    assert q.list_pages(extended_archive)["total"] == 6  # nothing was dropped
+    assert q.list_pages(extended_archive, skipped="include")["total"] == 6  # nothing dropped
 
 
 def test_url_pattern_matches_as_like(extended_archive: Path) -> None:
-    assert q.list_pages(extended_archive, url_pattern="%/list/%")["total"] == 1
+    assert q.list_pages(extended_archive, url_pattern="%/list/%")["total"] == 0  # skipped
+    assert q.list_pages(extended_archive, url_pattern="%/list/%", skipped="include")[
+        "total"] == 1
     assert q.list_pages(extended_archive, url_pattern="http://localhost/_")["total"] == 2
 
 
 def test_directory_is_a_literal_substring(extended_archive: Path) -> None:
-    assert q.list_pages(extended_archive, directory="/list/date")["total"] == 1
+    assert q.list_pages(extended_archive, directory="/list/date", skipped="only")["total"] == 1
     assert q.list_pages(extended_archive, directory="/lis_")["total"] == 0
