@@ -4,35 +4,55 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import contextlib
 import os
 import re
+import shlex
+import shutil
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from nitpicker_query import NitpickerError
+from nitpicker_query import NitpickerError, __version__, locks
 from nitpicker_query.exceptions import ArchiveBusy
+from nitpicker_query.queries._common import json_list
+from nitpicker_query.terminal import CliParser
 
 from .archive import ArchiveWriter
 from .crawler import Crawler
 from .excludes import split_list
-from .options import CrawlOptions
+from .options import FLAGS, MINIMUM, CrawlOptions
 from .urls import normalize
 
 PROG = "nitpicker-crawl"
 EPILOG = """\
+scope: each start URL is also a scope; the crawl stays on its host and port and in its
+directory. A start URL that names a page scopes to that page's directory:
+  https://example.com/                  the whole host
+  https://example.com/blog/             /blog/ and below
+  https://example.com/wiki/Main_Page    /wiki/ and below
+  https://example.com/blog              the whole host (blog is a page of /)
+
 examples:
   nitpicker-crawl https://example.com/ -o example.nitpicker
   nitpicker-crawl https://example.com/blog/ https://example.com/news/ --parallels 8
   nitpicker-crawl https://example.com/ --no-render --exclude '/search,/tag/**'
-  nitpicker-crawl --resume ._nitpicker-example        # continue an interrupted crawl
+  nitpicker-crawl --resume example.nitpicker   # continue it, with its own options
 
-exit status: 0 success; 1 fatal error or pages of the site that could not be fetched;
-2 only external links failed (--strict makes that 1); 130 interrupted (archive written).
+--resume continues the crawl an archive (or an interrupted crawl's ._nitpicker-<name>
+directory) holds, with the options it was started with, and writes it back to the same
+file; an option given with --resume overrides the stored one (and says so).
+
+exit status: 0 the site was crawled; 1 fatal error, or URLs of the site could not be
+fetched (no archive is written when not one page could be); 2 only external links
+failed (--strict makes that 1); 3 stopped by --max-pages (the archive holds what was
+crawled; --resume with a larger --max-pages continues); 130 interrupted (archive
+written; the message says how to continue).
 """
 
 
@@ -42,94 +62,145 @@ def _default_output(root: str) -> Path:
     return Path.cwd() / f"{host}-{stamp}.nitpicker"
 
 
+def _default(name: str) -> str:
+    return f" Default: {getattr(_DEFAULTS, name)}."
+
+
+_DEFAULTS = CrawlOptions(roots=())
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description="Crawl a website into a .nitpicker "
+    """The parser. Option defaults are None so that :func:`main` can tell a flag given on
+    the command line (which overrides a resumed crawl's stored option) from one absent;
+    the real defaults are :class:`CrawlOptions`' and are shown in the help."""
+    p = CliParser(prog=PROG, description="Crawl a website into a .nitpicker "
                                 "archive (format 0.10.0) for nitpicker-query and nitpicker-mcp.",
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("urls", nargs="*", metavar="URL",
-                   help="Start URLs; each is also a scope: the crawl stays on its host, port "
-                   "and below its path (start at a directory, e.g. https://example.com/blog/).")
+                   help="Start URLs; each is also a scope (see 'scope' below).")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="Archive to write. Default: <host>-<timestamp>.nitpicker here.")
-    p.add_argument("--parallels", type=int, default=4, metavar="N",
-                   help="Pages fetched at once. Default: 4. Example: --parallels 8")
-    p.add_argument("--interval", type=int, default=0, metavar="MS",
-                   help="Pause between two requests, in ms. Example: --interval 500")
-    p.add_argument("--exclude", action="append", default=[], metavar="GLOB[,GLOB]",
+                   help="Archive to write (its directory must exist). Default: "
+                   "<host>-<timestamp>.nitpicker here; with --resume, the resumed file.")
+    p.add_argument("--overwrite", action="store_true",
+                   help="Replace an existing output file (and an interrupted crawl's "
+                   "working directory for it). Without it both are refused.")
+    p.add_argument("--parallels", type=int, metavar="N",
+                   help="Pages fetched at once. Example: --parallels 8." + _default("parallels"))
+    p.add_argument("--interval", dest="interval_ms", type=int, metavar="MS",
+                   help="Pause between two requests, in ms. Example: --interval 500."
+                   + _default("interval_ms"))
+    p.add_argument("--exclude", dest="excludes", action="append", metavar="GLOB[,GLOB]",
                    help="Skip URLs whose path matches (or lies below a match of) a glob: "
                    "* one segment, ** any depth, {a,b}. Example: --exclude '/search,/tag/**'")
-    p.add_argument("--exclude-url", action="append", default=[], metavar="PREFIX",
+    p.add_argument("--exclude-url", dest="exclude_urls", action="append", metavar="PREFIX",
                    help="Skip URLs starting with PREFIX. Example: --exclude-url "
                    "https://example.com/print/")
-    p.add_argument("--exclude-pattern", action="append", default=[], metavar="REGEX",
+    p.add_argument("--exclude-pattern", dest="exclude_patterns", action="append",
+                   metavar="REGEX",
                    help="Skip URLs whose whole URL (path and query) matches REGEX; repeatable. "
                    "Example: --exclude-pattern '[?&]action=history'")
-    p.add_argument("--exclude-keyword", action="append", default=[], metavar="TEXT",
+    p.add_argument("--exclude-keyword", dest="exclude_keywords", action="append",
+                   metavar="TEXT",
                    help="Skip pages whose HTML contains TEXT (or matches /regex/); they are "
                    "recorded as skipped and their links not followed.")
     p.add_argument("--no-fetch-external", dest="fetch_external", action="store_false",
+                   default=None,
                    help="Do not request external links (they are still recorded as links).")
-    p.add_argument("--disable-queries", action="store_true",
+    p.add_argument("--disable-queries", action="store_true", default=None,
                    help="Drop query strings from every URL (?page=2 becomes the same page).")
-    p.add_argument("--ignore-robots", action="store_true", help="Do not honour robots.txt.")
-    p.add_argument("--user-agent", default=CrawlOptions.user_agent, metavar="UA",
-                   help=f"User-Agent header. Default: {CrawlOptions.user_agent!r}")
-    p.add_argument("--no-render", dest="render", action="store_false",
+    p.add_argument("--ignore-robots", action="store_true", default=None,
+                   help="Do not honour robots.txt.")
+    p.add_argument("--user-agent", metavar="UA",
+                   help=f"User-Agent header. Default: {_DEFAULTS.user_agent!r}")
+    p.add_argument("--no-render", dest="render", action="store_false", default=None,
                    help="Fetch and parse HTML without a browser: much faster, no JavaScript.")
-    p.add_argument("--no-image", dest="image", action="store_false",
+    p.add_argument("--no-image", dest="image", action="store_false", default=None,
                    help="Do not record images.")
-    p.add_argument("--max-pages", type=int, default=None, metavar="N",
-                   help="Safety net: stop after N URLs of the site (off by default).")
-    p.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                   help="Per-page budget in seconds (first attempt gets a third). Default: 30.")
-    p.add_argument("--retry", type=int, default=3, metavar="N",
-                   help="Attempts for network failures. Default: 3.")
-    p.add_argument("--follow-nofollow", action="store_true",
+    p.add_argument("--max-pages", type=int, metavar="N",
+                   help="Safety net: stop once N URLs of the site have been fetched, counted "
+                   "over the whole archive (a redirect chain counts once; URLs skipped by "
+                   "robots.txt, excludes or the soft cap do not count). Off by default.")
+    p.add_argument("--timeout", dest="timeout_s", type=float, metavar="S",
+                   help="Per-page budget in seconds (first attempt gets a third)."
+                   + _default("timeout_s"))
+    p.add_argument("--retry", type=int, metavar="N",
+                   help="Attempts for network failures." + _default("retry"))
+    p.add_argument("--follow-nofollow", action="store_true", default=None,
                    help="Follow links of nofollow pages (meta robots, X-Robots-Tag) and "
                    "rel=nofollow links inside the site; by default they are recorded but not "
                    "followed, as search engines do.")
-    p.add_argument("--strict", action="store_true",
+    p.add_argument("--strict", action="store_true", default=None,
                    help="Exit 1 (not 2) when only external links failed.")
     cap = p.add_argument_group("soft cap (crawler traps)")
-    cap.add_argument("--dedupe-cap", type=int, default=None, metavar="N",
+    cap.add_argument("--dedupe-cap", type=int, metavar="N",
                      help="Stop feeding a cluster of pages with identical title, description, "
                      "og:title and og:url once it exceeds N pages (sooner when og:url points at "
                      "a parent list, later for legit pagers), and a URL shape that keeps "
                      "repeating content it already produced; refused URLs are kept as skipped "
                      "and each cap is logged. Off by default; 100 is a good start.")
-    cap.add_argument("--dedupe-allow", action="append", default=[], metavar="GLOB[,GLOB]",
+    cap.add_argument("--dedupe-allow", action="append", metavar="GLOB[,GLOB]",
                      help="Path globs the soft cap never counts or refuses (a legit section "
                      "it capped), in --exclude's syntax.")
-    cap.add_argument("--dedupe-age-window", type=int, default=5000, metavar="N",
-                     help="Forget a cluster counter not capped within N observed pages. "
-                     "Default: 5000.")
-    cap.add_argument("--dedupe-map-cap", type=int, default=100_000, metavar="N",
+    cap.add_argument("--dedupe-age-window", type=int, metavar="N",
+                     help="Forget a cluster counter not capped within N observed pages."
+                     + _default("dedupe_age_window"))
+    cap.add_argument("--dedupe-map-cap", type=int, metavar="N",
                      help="Most cluster counters kept in memory (least recently used dropped "
-                     "first). Default: 100000.")
-    p.add_argument("--resume", metavar="DIR_OR_FILE",
-                   help="Continue an interrupted crawl: its working directory "
-                   "(._nitpicker-<name>) or a written archive. Pages already fetched are "
-                   "not fetched again.")
-    p.add_argument("--silent", action="store_true", help="No progress line.")
+                     "first)." + _default("dedupe_map_cap"))
+    p.add_argument("--resume", metavar="FILE_OR_DIR",
+                   help="Continue a crawl: a .nitpicker file (written back in place) or an "
+                   "interrupted crawl's ._nitpicker-<name> directory, with its stored "
+                   "options. Pages already fetched are not fetched again.")
+    p.add_argument("--silent", action="store_true", default=None, help="No progress line.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
 
-def _options(args: argparse.Namespace, roots: list[str]) -> CrawlOptions:
-    def listed(values: list[str]) -> tuple[str, ...]:
-        return tuple(v for value in values for v in split_list(value))
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The options given on the command line, as :class:`CrawlOptions` fields."""
+    out: dict[str, Any] = {}
+    for name in FLAGS:
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name in ("excludes", "dedupe_allow"):
+            value = tuple(v for item in value for v in split_list(item))
+        elif isinstance(value, list):
+            value = tuple(value)
+        out[name] = value
+    return out
 
-    return CrawlOptions(
-        roots=tuple(roots), parallels=args.parallels, interval_ms=args.interval,
-        excludes=listed(args.exclude), exclude_urls=tuple(args.exclude_url),
-        exclude_patterns=tuple(args.exclude_pattern),
-        exclude_keywords=tuple(args.exclude_keyword), fetch_external=args.fetch_external,
-        disable_queries=args.disable_queries, ignore_robots=args.ignore_robots,
-        user_agent=args.user_agent, render=args.render, image=args.image,
-        max_pages=args.max_pages, timeout_s=args.timeout, retry=args.retry,
-        strict=args.strict, silent=args.silent, dedupe_cap=args.dedupe_cap,
-        dedupe_age_window=args.dedupe_age_window, dedupe_map_cap=args.dedupe_map_cap,
-        dedupe_allow=listed(args.dedupe_allow), follow_nofollow=args.follow_nofollow,
-    )
+
+def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> None:
+    """Out-of-range values are usage errors naming the flag (exit 2)."""
+    for name, value in given.items():
+        low = MINIMUM.get(name)
+        if low is not None and value < low:
+            parser.error(f"{FLAGS[name]} must be at least {low}, got {value}")
+    if given.get("timeout_s", 1) <= 0 or given.get("timeout_s", 1) != given.get("timeout_s", 1):
+        parser.error(f"--timeout must be more than 0 seconds, got {given['timeout_s']}")
+    for pattern in given.get("exclude_patterns", ()):
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            parser.error(f"--exclude-pattern {pattern!r} is not a regular expression: {exc}")
+
+
+def _check_output(parser: argparse.ArgumentParser, output: Path, *, overwrite: bool) -> None:
+    """Refuse an output that cannot be written before a single page is fetched."""
+    shown = str(output)
+    if output.suffix != ".nitpicker":
+        parser.error(f"the output file must end in .nitpicker: {output.name}")
+    parent = output.absolute().parent
+    if not parent.is_dir():
+        parser.error(f"-o {shown}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        parser.error(f"-o {shown}: directory {parent} is not writable")
+    if output.is_dir():
+        parser.error(f"-o {shown} is a directory")
+    if output.exists() and not overwrite:
+        parser.error(f"-o {shown} exists; pass --overwrite to replace it, or "
+                     f"--resume {shlex.quote(shown)} to continue that crawl")
 
 
 def _fail(message: str, code: int = 1) -> int:
@@ -137,88 +208,124 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
+def _resume_command(path: Path) -> str:
+    return f"{PROG} --resume {shlex.quote(os.path.relpath(path))}"
+
+
+def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
+          given: dict[str, Any], roots: list[str]) -> tuple[ArchiveWriter, CrawlOptions]:
+    """The writer and the options of this run: a new crawl, or a resumed one."""
+    if args.resume:
+        output = Path(args.output) if args.output else None
+        if output is not None:
+            _check_output(parser, output, overwrite=args.overwrite)
+        writer = ArchiveWriter.resume(args.resume, output=output)
+        try:
+            info = writer.info()
+            stored_text = writer.last_options()
+            stored = (CrawlOptions.stored(stored_text) if stored_text is not None
+                      else CrawlOptions.from_info(info))
+            kept = json_list(info.get("roots"))
+        except (sqlite3.Error, ValueError) as exc:
+            writer.give_up()
+            raise NitpickerError(f"cannot read the crawl's settings: {exc}") from exc
+        for name, value in given.items():
+            if name in stored and stored[name] != value:
+                print(f"{PROG}: {FLAGS[name]} {_shown(value)} overrides the crawl's "
+                      f"{_shown(stored[name])}", file=sys.stderr)
+        roots = kept + [r for r in roots if r not in kept]
+        if not roots:
+            writer.give_up()
+            raise NitpickerError("the archive records no start URL to resume from")
+        options = CrawlOptions(roots=tuple(roots), **{**stored, **given})
+        if roots != kept:
+            writer.set_roots(roots)
+        return writer, options
+    if not roots:
+        parser.error("give at least one start URL (or --resume FILE_OR_DIR)")
+    output = Path(args.output) if args.output else _default_output(roots[0])
+    _check_output(parser, output, overwrite=args.overwrite)
+    workdir = ArchiveWriter.default_workdir(output.absolute())
+    if args.overwrite and (workdir / "db.sqlite").exists() and locks.probe(workdir) is None:
+        shutil.rmtree(workdir)
+    options = CrawlOptions(roots=tuple(roots), **given)
+    return ArchiveWriter.create(output, roots=roots, **options.info_row()), options
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(value) or "(none)"
+    if value is None:
+        return "(off)"
+    return str(value)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.parallels < 1 or (args.max_pages is not None and args.max_pages < 1) or \
-            args.retry < 1 or args.timeout <= 0 or args.interval < 0 or (
-                args.dedupe_cap is not None and args.dedupe_cap < 1) or \
-            args.dedupe_age_window < 1 or args.dedupe_map_cap < 2:
-        parser.error("--parallels, --max-pages, --retry, --timeout and the --dedupe-* "
-                     "values must be positive")
+    given = _given(args)
+    _check_ranges(parser, given)
     roots: list[str] = []
-    for pattern in args.exclude_pattern:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            parser.error(f"--exclude-pattern {pattern!r} is not a regular expression: {exc}")
     for url in args.urls:
-        normalized = normalize(url)
-        if normalized is None:
+        if normalize(url) is None:
             parser.error(f"not an http(s) URL: {url!r} (example: https://example.com/)")
         roots.append(url.split("#", 1)[0])
     try:
-        if args.resume:
-            writer = ArchiveWriter.resume(args.resume, output=args.output)
-            row = writer.conn.execute("SELECT roots FROM info").fetchone()
-            stored = json.loads(row[0]) if row and row[0] else []
-            roots = stored + [r for r in roots if r not in stored]
-            if not roots:
-                writer.abandon()
-                return _fail("the archive records no start URL to resume from")
-        else:
-            if not roots:
-                parser.error("give at least one start URL (or --resume DIR_OR_FILE)")
-            output = Path(args.output) if args.output else _default_output(roots[0])
-            if output.suffix != ".nitpicker":
-                parser.error(f"the output file must end in .nitpicker: {output.name}")
-            options = _options(args, roots)
-            writer = ArchiveWriter.create(output, roots=roots, **options.info_row())
+        writer, options = _open(parser, args, given, roots)
     except ArchiveBusy as exc:
         return _fail(f"{exc} (another nitpicker-crawl is writing it)")
     except NitpickerError as exc:
         return _fail(str(exc))
-    options = _options(args, roots)
+    writer.start_run(options.to_json())
     crawler = Crawler(options, writer)
     if args.resume:
         crawler.seed_from_archive()
-    crawler.seed(roots)
+    crawler.seed(list(options.roots))
     started = time.monotonic()
     try:
         outcome = asyncio.run(crawler.run())
     except NitpickerError as exc:  # e.g. no browser: nothing was crawled
         if args.resume:
-            writer.abandon()
+            writer.give_up()
         else:
             writer.discard()
         return _fail(str(exc))
     except KeyboardInterrupt:
+        with contextlib.suppress(Exception):
+            writer.end_run("interrupted", urls_done=crawler.counters.internal_done
+                           + crawler.counters.external_done,
+                           pages_saved=crawler.counters.pages_saved)
         writer.abandon()
-        print(f"{PROG}: stopped at once; the crawl so far is in {writer.workdir} — resume "
-              f"with: {PROG} --resume {os.path.relpath(writer.workdir)}", file=sys.stderr)
+        print(f"{PROG}: stopped at once; the crawl so far is in {writer.workdir} — continue "
+              f"with: {_resume_command(writer.workdir)}", file=sys.stderr)
         return 130
+    if not args.resume and outcome.stop_reason != "interrupted" and \
+            writer.fetched_internal() == 0:
+        writer.discard()
+        first = (f"; first: {outcome.error_urls[0]}: {outcome.first_error}"
+                 if outcome.error_urls else "")
+        return _fail(f"no page of the site could be fetched{first}; no archive written")
+    writer.end_run(outcome.stop_reason, urls_done=outcome.urls_done,
+                   pages_saved=outcome.pages_saved)
     output = writer.close()
     elapsed = time.monotonic() - started
-    rel = os.path.relpath(output)
+    again = _resume_command(output)
     summary = (f"{outcome.urls_done} URLs ({outcome.pages_saved} HTML pages) in "
-               f"{elapsed:.1f} s → {rel}")
+               f"{elapsed:.1f} s → {os.path.relpath(output)}")
     if outcome.stop_reason == "interrupted":
-        print(f"{PROG}: interrupted; {summary}. Continue with: {PROG} --resume {rel}",
-              file=sys.stderr)
+        print(f"{PROG}: interrupted; {summary}. Continue with: {again}", file=sys.stderr)
         return 130
     if outcome.stop_reason == "max-pages":
-        summary += f" (stopped at --max-pages {options.max_pages}; continue with --resume {rel})"
+        summary += (f" (stopped at --max-pages {options.max_pages}; continue with: {again} "
+                    f"--max-pages {2 * (options.max_pages or 0)})")
     if crawler.softcap is not None and crawler.softcap.events:
         summary += (f"; soft cap: {len(crawler.softcap.events)} cluster(s) capped, "
                     f"{crawler.softcap.rejected_total} URLs refused (nitpicker-query "
-                    f"dedupe-cap-events {rel})")
+                    f"dedupe-cap-events {shlex.quote(os.path.relpath(output))})")
     print(f"{PROG}: done: {summary}", file=sys.stderr)
     if outcome.internal_errors:
-        only = outcome.urls_done == outcome.internal_errors
-        lead = "no page of the site could be fetched" if only else (
-            f"{outcome.internal_errors} URL(s) of the site could not be fetched")
-        print(f"{PROG}: {lead}; first: {outcome.error_urls[0]}: {outcome.first_error}",
-              file=sys.stderr)
+        print(f"{PROG}: {outcome.internal_errors} URL(s) of the site could not be fetched; "
+              f"first: {outcome.error_urls[0]}: {outcome.first_error}", file=sys.stderr)
     elif outcome.external_errors:
         print(f"{PROG}: {outcome.external_errors} external link(s) could not be fetched",
               file=sys.stderr)

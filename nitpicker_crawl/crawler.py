@@ -62,8 +62,12 @@ class CrawlOutcome:
     error_urls: list[str] = field(default_factory=list)
 
     def exit_code(self, strict: bool) -> int:
+        """1 URLs of the site failed, 3 stopped by ``--max-pages``, 2 (``--strict``: 1)
+        only external links failed, 0 otherwise; the CLI's help documents them."""
         if self.internal_errors:
             return 1
+        if self.stop_reason == "max-pages":
+            return 3
         if self.external_errors:
             return 1 if strict else 2
         return 0
@@ -102,6 +106,7 @@ class Crawler:
         self._crashed = False
         self._background: set[asyncio.Future[Any]] = set()
         self._nofollow: set[str] = set()  # internal URLs seen only on nofollow links
+        self._fetches = 0  # URLs of the site fetched, the whole archive (--max-pages)
 
     # ------------------------------------------------------------------ set-up
 
@@ -114,17 +119,20 @@ class Crawler:
     def seed_from_archive(self) -> int:
         """On resume: every stored URL is seen; unfetched placeholders are queued again."""
         rows = self.writer.conn.execute(
-            "SELECT url, scraped, isExternal FROM pages ORDER BY id").fetchall()
+            "SELECT url, scraped, isExternal, isSkipped, redirectDestId FROM pages "
+            "ORDER BY id").fetchall()
         queued = 0
-        for url, scraped, external in rows:
+        for url, scraped, external, skipped, redirected in rows:
             if scraped:
                 self.frontier.mark_seen(url)
                 if external:
                     self.counters.external_done += 1
-                    self.counters.external_found += 1
+                    self.frontier.found_external += 1
                 else:
                     self.counters.internal_done += 1
-                    self.counters.internal_found += 1
+                    self.frontier.found_internal += 1
+                    if not skipped and redirected is None:
+                        self._fetches += 1
             elif external and not self.options.fetch_external:
                 self.frontier.mark_seen(url)
             else:
@@ -135,6 +143,8 @@ class Crawler:
             for event_id, signature, shapes, qvals in self.writer.cap_events():
                 self.softcap.restore(event_id, signature, shapes, qvals)
                 self._restored_events.add(event_id)
+        self.counters.internal_found = self.frontier.found_internal
+        self.counters.external_found = self.frontier.found_external
         self.counters.pages_saved = self.writer.conn.execute(
             "SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 "
             "AND contentType = 'text/html' AND redirectDestId IS NULL").fetchone()[0]
@@ -180,6 +190,7 @@ class Crawler:
                 installed.append(sig)
         try:
             if opts.render:
+                self.progress.note("Starting Chromium…")
                 self.renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,
                                          timeout_s=opts.timeout_s, images=opts.image)
                 await self.renderer.start()
@@ -213,8 +224,9 @@ class Crawler:
             item = await self.frontier.next()
             if item is None:
                 return
+            result = "done"
             try:
-                await self._process(item)
+                result = await self._process(item)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # a bug in one URL must not end the crawl
@@ -227,23 +239,35 @@ class Crawler:
                     await self._write(record)
                 self._count_error(item, message)
             finally:
-                if item.external:
+                if result == "unfetched":
+                    pass  # left for a later --resume: not done
+                elif item.external:
                     self.counters.external_done += 1
                 else:
                     self.counters.internal_done += 1
-                self._check_max_pages()
+                    if result == "saved":
+                        self.counters.pages_saved += 1
                 self.counters.internal_found = self.frontier.found_internal
                 self.counters.external_found = self.frontier.found_external
                 self.progress.update()
                 await self.frontier.done(item)
 
-    def _check_max_pages(self) -> None:
+    def _reserve_fetch(self) -> bool:
+        """One of ``--max-pages``' fetches for a URL of the site, or False once they are
+        spent: the crawl then stops scheduling (reason ``max-pages``) and the URL stays
+        unfetched for a later ``--resume``. Reserved before the request, so parallel
+        workers never overshoot."""
         limit = self.options.max_pages
-        if limit is not None and self.counters.internal_done >= limit and (
-                not self.frontier.closed):
-            if self.outcome.stop_reason == "complete":
-                self.outcome.stop_reason = "max-pages"
+        if limit is None:
+            return True
+        if self._fetches < limit:
+            self._fetches += 1
+            return True
+        if self.outcome.stop_reason == "complete":
+            self.outcome.stop_reason = "max-pages"
+        if not self.frontier.closed:
             self._spawn(self.frontier.close())
+        return False
 
     async def _throttle(self) -> None:
         if self.options.interval_ms <= 0:
@@ -264,23 +288,27 @@ class Crawler:
 
     # ------------------------------------------------------------------ one URL
 
-    async def _process(self, item: QueueItem) -> None:
+    async def _process(self, item: QueueItem) -> str:
+        """Crawl one URL: ``saved`` (an HTML page stored), ``done`` (anything else
+        recorded) or ``unfetched`` (``--max-pages`` reached first)."""
         url = item.url
         if url in self._claimed:  # already fetched as the target of a redirect
-            return
+            return "done"
         if self.softcap is not None and not item.external:
             event_id = self.softcap.admit(url)
             if event_id is not None:  # queued before its cluster was capped: dropped now
                 self._refuse(event_id)
                 await self._write(lambda: self._store_skip(url, "dedupe-cap", False))
-                return
+                return "done"
         if not self.options.ignore_robots and not await self.robots.allowed(url):
             await self._write(lambda: self._store_skip(url, "robots.txt", item.external))
-            return
+            return "done"
         reason = self.excluder.reason(url)
         if reason is not None:
             await self._write(lambda: self._store_skip(url, reason, item.external))
-            return
+            return "done"
+        if not item.external and not self._reserve_fetch():
+            return "unfetched"
         await self._throttle()
         assert self.fetcher is not None
         full = not item.metadata_only
@@ -296,13 +324,13 @@ class Crawler:
             self.frontier.mark_seen(target)
             self._refuse(gated[0])
             await self._write(lambda: self._store_skip(target, "dedupe-cap", False, hops))
-            return
+            return "done"
         except FetchError as exc:
             failed, message, sources = exc.url, exc.message, [h.url for h in exc.redirects]
             await self._write(lambda: self._store_failure(failed, item.external, message,
                                                           sources))
             self._count_error(item, message)
-            return
+            return "done"
         final = fetched.url
         sources = [h.url for h in fetched.redirects]
         final_internal = self.scope.is_internal(final)
@@ -311,15 +339,15 @@ class Crawler:
             # others only record their redirect edge (and a queued copy is dropped)
             if final in self._claimed:
                 await self._write(lambda: self._store_redirect_only(final, sources))
-                return
+                return "done"
             self.frontier.mark_seen(final)
         self._claimed.add(final)
         if item.external or not final_internal or not full or not fetched.is_html \
                 or fetched.status >= 400:
             await self._write(lambda: self._store_metadata(fetched, sources,
                                                             external=not final_internal))
-            return
-        await self._scrape(fetched, sources)
+            return "done"
+        return "saved" if await self._scrape(fetched, sources) else "done"
 
     def _admit_redirect(self, target: str, gated: list[int]) -> bool:
         """The soft cap's word on a redirect target not seen before (seen ones were
@@ -333,7 +361,9 @@ class Crawler:
         gated.append(event_id)
         return False
 
-    async def _scrape(self, fetched: Fetched, sources: list[str]) -> None:
+    async def _scrape(self, fetched: Fetched, sources: list[str]) -> bool:
+        """Render or parse an internal HTML page and store it; False when it ended as a
+        failure or a skip instead."""
         final = fetched.url
         resources: list[dict[str, Any]] = []
         status = fetched.status
@@ -344,7 +374,7 @@ class Crawler:
                 message = f"{exc}"
                 await self._write(lambda: self._store_failure(final, False, message, sources))
                 self._count_error(QueueItem(final, False, False), message)
-                return
+                return False
             raw = rendered.raw
             resources = rendered.resources
             status = rendered.status or status
@@ -354,7 +384,7 @@ class Crawler:
         if self.keywords is not None and self.keywords.search(html):
             await self._write(lambda: self._store_skip(
                 final, "excluded (--exclude-keyword)", False, sources))
-            return
+            return False
         fields = extraction.page_fields(raw, final)
         refused: list[str] = []
         robots_header = (fetched.headers.get("x-robots-tag") or "").lower()
@@ -363,7 +393,6 @@ class Crawler:
         anchors = self._links(raw, final, refused, nofollow_page=nofollow_page)
         images = extraction.images(raw, final) if self.options.image else []
         jsonld = extraction.jsonld(raw)
-        self.counters.pages_saved += 1
         keys = event = None
         if is_eligible(
                 is_external=False, content_type=fetched.content_type, title=fields["title"],
@@ -405,6 +434,7 @@ class Crawler:
         event_id = await self._write(store)
         if event is not None and event_id is not None:
             self._announce(event, event_id)
+        return True
 
     def _announce(self, event: CapEvent, event_id: int) -> None:
         assert self.softcap is not None

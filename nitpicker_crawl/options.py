@@ -1,9 +1,40 @@
-"""Every crawl setting and its default, in one place (flags map to fields one to one)."""
+"""Every crawl setting and its default, in one place (flags map to fields one to one).
+
+A crawl's options are stored in its archive (``crawl_runs.options``, JSON) so that
+``--resume`` continues with the same settings; archives written before that table
+existed, or by upstream, give back what their ``info`` row records.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from dataclasses import dataclass
 from typing import Any
+
+RUN_LOCAL = frozenset({"roots", "silent"})
+"""Fields that belong to one run, not to the crawl: never restored on ``--resume``
+(the roots come from ``info.roots``; ``--silent`` is how this terminal wants it)."""
+
+FLAGS: dict[str, str] = {
+    "parallels": "--parallels", "interval_ms": "--interval", "excludes": "--exclude",
+    "exclude_urls": "--exclude-url", "exclude_patterns": "--exclude-pattern",
+    "exclude_keywords": "--exclude-keyword", "fetch_external": "--no-fetch-external",
+    "disable_queries": "--disable-queries", "ignore_robots": "--ignore-robots",
+    "user_agent": "--user-agent", "render": "--no-render", "image": "--no-image",
+    "max_pages": "--max-pages", "timeout_s": "--timeout", "retry": "--retry",
+    "strict": "--strict", "silent": "--silent", "dedupe_cap": "--dedupe-cap",
+    "dedupe_age_window": "--dedupe-age-window", "dedupe_map_cap": "--dedupe-map-cap",
+    "dedupe_allow": "--dedupe-allow", "follow_nofollow": "--follow-nofollow",
+}
+"""The command-line flag of each field a user can set."""
+
+MINIMUM: dict[str, int] = {
+    "parallels": 1, "interval_ms": 0, "max_pages": 1, "retry": 1, "dedupe_cap": 1,
+    "dedupe_age_window": 1, "dedupe_map_cap": 2, "max_redirects": 0,
+}
+"""Smallest value of each integer field; the CLI refuses less, a stored value less is
+ignored on ``--resume``."""
 
 
 @dataclass(frozen=True)
@@ -23,7 +54,7 @@ class CrawlOptions:
     user_agent: str = "nitpicker-py/0.1 (+site audit crawler)"
     render: bool = True                 # Chromium via Playwright; False = HTTP + parser
     image: bool = True                  # record <img> elements
-    max_pages: int | None = None        # safety net: stop after this many fetches
+    max_pages: int | None = None        # safety net: fetched URLs of the site, whole archive
     timeout_s: float = 30.0             # per-page render / fetch budget (first attempt: /3)
     retry: int = 3                      # attempts for transport failures
     strict: bool = False                # external-only errors exit 1 instead of 2
@@ -47,3 +78,84 @@ class CrawlOptions:
             "retry": self.retry, "fromList": False, "disableQueries": self.disable_queries,
             "userAgent": self.user_agent, "ignoreRobots": self.ignore_robots,
         }
+
+    def to_json(self) -> str:
+        """Every field but the run-local ones, as the JSON ``crawl_runs.options`` holds."""
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                  if f.name not in RUN_LOCAL}
+        return json.dumps(values, sort_keys=True)
+
+    @staticmethod
+    def stored(text: str | None) -> dict[str, Any]:
+        """Fields from a stored ``crawl_runs.options`` value; unknown or ill-typed entries
+        (another version's, or a stranger's) are dropped, never trusted."""
+        try:
+            data = json.loads(text) if text else {}
+        except ValueError:
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(CrawlOptions):
+            if f.name in RUN_LOCAL or f.name not in data:
+                continue
+            value = _typed(getattr(_DEFAULTS, f.name), data[f.name], f.name)
+            if value is not _BAD:
+                out[f.name] = value
+        return out
+
+    @staticmethod
+    def from_info(info: dict[str, Any]) -> dict[str, Any]:
+        """Fields an ``info`` row records (upstream's option columns)."""
+        def as_list(value: Any) -> Any:
+            if isinstance(value, str):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    return _BAD
+            return value
+
+        mapping = {"interval": "interval_ms", "parallels": "parallels", "retry": "retry",
+                   "image": "image", "fetchExternal": "fetch_external",
+                   "disableQueries": "disable_queries", "ignoreRobots": "ignore_robots",
+                   "userAgent": "user_agent", "recursive": "recursive",
+                   "excludes": "excludes", "excludeKeywords": "exclude_keywords",
+                   "excludeUrls": "exclude_urls"}
+        out: dict[str, Any] = {}
+        for column, name in mapping.items():
+            raw = info.get(column)
+            if raw is None:
+                continue
+            if name in ("excludes", "exclude_keywords", "exclude_urls"):
+                raw = as_list(raw)
+            value = _typed(getattr(_DEFAULTS, name), raw, name)
+            if value is not _BAD:
+                out[name] = value
+        return out
+
+
+_BAD = object()
+_DEFAULTS = CrawlOptions(roots=())
+_OPTIONAL_INT = {"max_pages", "dedupe_cap"}
+
+
+def _typed(default: Any, value: Any, name: str) -> Any:
+    """``value`` converted to the field's type, or ``_BAD``."""
+    if name in _OPTIONAL_INT and value is None:
+        return None
+    if name in MINIMUM:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return _BAD
+        return value if value >= MINIMUM[name] else _BAD
+    if isinstance(default, bool):
+        return bool(value) if isinstance(value, (bool, int)) else _BAD
+    if isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+        return float(value) if ok else _BAD
+    if isinstance(default, str):
+        return value if isinstance(value, str) else _BAD
+    if isinstance(default, tuple):
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        return _BAD
+    return _BAD  # pragma: no cover - every field type is handled above

@@ -4,6 +4,11 @@
 X internal URLs finished (fetched or skipped), Y of them saved as rendered HTML pages,
 Z internal URLs found, a/b external finished/found, N% of all found URLs finished,
 R still to do, L workers. Off a terminal a line is appended every few seconds instead.
+
+On a terminal the line is cut to the terminal's width (a line that wraps can no longer
+be rewritten with ``\r``: every update would leave a new line), and the numbers are kept
+consistent whatever a resumed archive held: never over 100 %, never a negative
+remainder, never more HTML pages than URLs done.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ import sys
 import time
 from dataclasses import dataclass
 from typing import TextIO
+
+from nitpicker_query.terminal import fit, terminal_width
 
 
 @dataclass
@@ -25,11 +32,13 @@ class Counters:
     capped: int = 0
 
     def line(self) -> str:
-        total = self.internal_found + self.external_found
+        total = max(self.internal_found, self.internal_done) + max(
+            self.external_found, self.external_done)
         done = self.internal_done + self.external_done
-        pct = int(done * 100 / total) if total else 0
-        remaining = total - done
-        text = (f"Crawling: {self.internal_done}({self.pages_saved}) done / "
+        pct = min(100, int(done * 100 / total)) if total else 0
+        remaining = max(0, total - done)
+        saved = min(self.pages_saved, self.internal_done)
+        text = (f"Crawling: {self.internal_done}({saved}) done / "
                 f"{self.internal_found} found URLs (+{self.external_done}/"
                 f"{self.external_found} ext) ({pct}%) [{remaining} remaining] "
                 f"[{self.parallels} parallel]")
@@ -57,13 +66,22 @@ class Progress:
             return
         self._last = now
         text = self.counters.line()
+        self._show(text)
+
+    def _show(self, text: str) -> None:
         if self.tty:
+            text = fit(text, terminal_width(self.stream) - 1)
             pad = max(0, self._width - len(text))
             self.stream.write("\r" + text + " " * pad)
             self._width = len(text)
         else:
             self.stream.write(text + "\n")
         self.stream.flush()
+
+    def note(self, text: str) -> None:
+        """A passing status (``Starting Chromium…``) the next update replaces."""
+        if not self.silent:
+            self._show(text)
 
     def finish(self) -> None:
         if self.silent:
@@ -80,3 +98,4 @@ class Progress:
             self._width = 0
         self.stream.write(message + "\n")
         self.stream.flush()
+

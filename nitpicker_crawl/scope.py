@@ -1,14 +1,25 @@
 """Crawl scope: which URLs are "the site" (internal) and which are external.
 
-Each root URL is a scope entry ``(host, port, path)``. A URL is inside an entry when host
-and port are equal (a default port equals an omitted one) and the entry's path segments
-are a prefix of the URL's, compared segment by segment, so ``/blog/`` contains
+Each root URL is a scope entry ``(host, port, directory)``. A URL is inside an entry when
+host and port are equal (a default port equals an omitted one) and its path lies in the
+entry's directory, compared segment by segment, so ``/blog/`` contains
 ``/blog/2024/post`` but not ``/blogger``. The scheme is not compared: ``http://h/`` and
-``https://h/`` are one site (upstream's WHATWG default-port rule has the same effect).
-The trailing empty segment of a directory root (``/meta/`` → ``['meta', '']``) matches
-anything, which is why a crawl must start at a
-directory to find its siblings: ``/meta/full`` contains nothing but itself
-(seed 001 §10, ``isLowerLayer``). With several roots the deepest matching entry wins.
+``https://h/`` are one site.
+
+A root that names a page scopes the crawl to that page's directory, as a user means it:
+
+====================================  ==========================================
+start URL                             crawls
+====================================  ==========================================
+``https://h/``                        the whole host
+``https://h/blog/``                   ``/blog/`` and below
+``https://h/wiki/Main_Page``          ``/wiki/`` and below (the page's directory)
+``https://h/blog`` (no slash)         the whole host (``blog`` is a page of ``/``)
+``https://h/docs/index.html?x=1``     ``/docs/`` and below
+====================================  ==========================================
+
+(Upstream scopes a page root to that page alone, which crawls one URL from
+``/wiki/Main_Page``.) With several roots the deepest matching entry wins.
 """
 
 from __future__ import annotations
@@ -31,6 +42,18 @@ class ScopeEntry:
 
 def _segments(path: str) -> tuple[str, ...]:
     return tuple((path or "/").split("/")[1:])
+
+
+def directory_segments(path: str) -> tuple[str, ...]:
+    """The segments of the directory a root's path names: a page's own directory.
+
+    >>> directory_segments("/wiki/Main_Page")
+    ('wiki', '')
+    >>> directory_segments("/blog/")
+    ('blog', '')
+    """
+    segments = _segments(path)
+    return (*segments[:-1], "")
 
 
 def _host_port(url: str) -> tuple[str, int | None]:
@@ -64,7 +87,8 @@ class Scope:
         self.entries: list[ScopeEntry] = []
         for root in roots:
             host, port = _host_port(root)
-            self.entries.append(ScopeEntry(root, host, port, _segments(urlsplit(root).path)))
+            self.entries.append(ScopeEntry(root, host, port,
+                                           directory_segments(urlsplit(root).path)))
 
     def find(self, url: str) -> ScopeEntry | None:
         """The deepest entry containing ``url``, or None when it is external."""

@@ -277,7 +277,7 @@ class Archive:
         return f"<Archive {self.mode} {self.path.name!r} format {getattr(self, 'version', '?')}>"
 
 
-def _classify(path: Path) -> str:
+def classify(path: Path) -> str:
     """``archive`` or ``stub``, or raise with the messages of ARCHIVE-FORMAT.md §2.1."""
     text = str(path)
     try:
@@ -339,7 +339,7 @@ def open_archive(path: str | os.PathLike[str]) -> Archive:
         message naming the file and what to do.
     """
     p = Path(os.path.abspath(os.fspath(path)))
-    mode = _classify(p)
+    mode = classify(p)
     if mode == "stub":
         holder = locks.probe(p)
         pid = holder.pid if holder is not None and holder.alive else None

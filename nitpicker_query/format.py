@@ -7,9 +7,10 @@ renders format 0.10.0 (ARCHIVE-FORMAT.md §4): backtick-quoted identifiers, ``va
 strings, table-level foreign keys, ``<table>_<col>_unique`` / ``_index`` names. Tables
 upstream created with raw SQL keep their literal upper-case text.
 
-Two tables are ours and optional for readers (ARCHIVE-FORMAT.md §7):
-``dedupe_cap_events`` (the soft cap's audit log) and ``page_signatures`` (each page's
-meta signature as computed at crawl time).
+Three tables are ours and optional for readers (docs/archive-format.md):
+``dedupe_cap_events`` (the soft cap's audit log), ``page_signatures`` (each page's
+meta signature as computed at crawl time) and ``crawl_runs`` (each run's options and
+how it stopped).
 """
 
 from __future__ import annotations
@@ -282,6 +283,20 @@ PAGE_SIGNATURES_DDL = (
     "on `page_signatures` (`shape_signature`)",
 )
 """Our per-page signature table (ARCHIVE-FORMAT.md §7.8)."""
+
+
+CRAWL_RUNS_DDL = (
+    "create table if not exists `crawl_runs` (`id` integer not null primary key "
+    "autoincrement, `startedAt` integer not null, `endedAt` integer null, "
+    "`stopReason` varchar(255) null, `options` json not null, `urlsDone` integer null, "
+    "`pagesSaved` integer null)"
+)
+"""Our run log (docs/archive-format.md): one row per ``nitpicker-crawl`` run of the
+archive (the first crawl and each ``--resume``), with the options it ran with and how it
+stopped. ``stopReason`` is ``complete``, ``max-pages`` or ``interrupted``; NULL while the
+run is going on or after a crash."""
+
+STOP_REASONS = ("complete", "max-pages", "interrupted")
 
 
 def dedupe_cap_events_ddl() -> str:

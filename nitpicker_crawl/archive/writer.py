@@ -23,14 +23,17 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from nitpicker_query import extract, locks
-from nitpicker_query.exceptions import NotAnArchive
+from nitpicker_query.archive import classify
+from nitpicker_query.exceptions import NitpickerError, NotAnArchive
 from nitpicker_query.format import (
+    CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
     DEDUPE_CAP_EVENTS_INDEX,
     FORMAT_VERSION,
@@ -53,6 +56,15 @@ _INFO_DEFAULTS: dict[str, Any] = {
     "ignoreRobots": False,
 }
 _JSON_INFO = {"roots", "excludes", "excludeKeywords", "excludeUrls"}
+
+
+class UnfinishedCrawl(NitpickerError):
+    """An interrupted crawl's working directory is where a new one would go."""
+
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(f"an interrupted crawl is in {workdir}: continue it with --resume "
+                         f"{workdir}, or remove that directory to start over")
+        self.workdir = workdir
 
 
 def now_ms() -> int:
@@ -80,6 +92,7 @@ class ArchiveWriter:
         self.db_path = workdir / "db.sqlite"
         self._ids: dict[str, int] = {}
         self._closed = False
+        self.extracted = False  # the workdir is a copy of a .nitpicker file (resume)
         # One writer at a time, but not always the creating thread: the crawler hands
         # every write to its single writer thread.
         self.conn = sqlite3.connect(self.db_path, isolation_level=None, check_same_thread=False)
@@ -96,8 +109,14 @@ class ArchiveWriter:
 
     @staticmethod
     def default_workdir(output: Path) -> Path:
-        name = _name_of(output)
-        return Path.cwd() / f"._nitpicker-{name}"
+        """``<output's directory>/._nitpicker-<name>``: beside the archive it becomes, so
+        two crawls to ``a/site.nitpicker`` and ``b/site.nitpicker`` never share one."""
+        return output.parent / f"._nitpicker-{_name_of(output)}"
+
+    @staticmethod
+    def output_of(workdir: Path) -> Path:
+        """The archive a working directory becomes (``a/._nitpicker-s`` → ``a/s.nitpicker``)."""
+        return workdir.parent / f"{workdir.name.removeprefix('._nitpicker-')}.nitpicker"
 
     @classmethod
     def create(
@@ -111,13 +130,17 @@ class ArchiveWriter:
         """Start a new archive for ``output`` with the given ``info`` settings.
 
         ``info`` keys are ``info`` column names (``interval``, ``excludes``, …);
-        missing ones take the defaults of a plain crawl.
+        missing ones take the defaults of a plain crawl. A working directory left by an
+        interrupted crawl is work: it is refused (:class:`UnfinishedCrawl`), never
+        replaced; the caller removes it first when the user said so.
         """
         out = Path(output).absolute()
         name = _name_of(out)
         wd = Path(workdir).absolute() if workdir else cls.default_workdir(out)
         locks.acquire(wd)
         try:
+            if (wd / "db.sqlite").exists():
+                raise UnfinishedCrawl(wd)
             if wd.exists():
                 shutil.rmtree(wd)
             wd.mkdir(parents=True)
@@ -135,7 +158,7 @@ class ArchiveWriter:
                   "baseUrl": roots[0] if roots else None, "roots": roots}
         unknown = set(values) - set(writer._columns("info"))
         if unknown:
-            writer.abandon()
+            writer.discard()
             raise ValueError(f"unknown info fields: {sorted(unknown)}")
         writer._insert("info", values)
         writer.commit()
@@ -149,37 +172,40 @@ class ArchiveWriter:
         output: str | os.PathLike[str] | None = None,
         workdir: str | os.PathLike[str] | None = None,
     ) -> ArchiveWriter:
-        """Reopen a stub directory in place, or extract a ``.nitpicker`` file, for writing.
+        """Reopen a working directory in place, or extract a ``.nitpicker`` file, for writing.
 
-        Runs the version check and our idempotent migrations (ARCHIVE-FORMAT.md §1.5,
-        §7.3); ``info.version`` is never rewritten. The output defaults to
-        ``<info.name>.nitpicker`` in the current directory.
+        The source is classified and refused exactly as the readers refuse it (a ``.tar``,
+        a directory without ``db.sqlite``, a wrong version), and a refused file leaves
+        nothing behind. Runs our idempotent migrations; ``info.version`` is never
+        rewritten. The archive is written back where it came from: to the file itself,
+        or for a working directory to the file it was becoming
+        (:meth:`output_of`), unless ``output`` says otherwise.
         """
         src = Path(source).absolute()
-        if src.is_dir():
-            if not (src / "db.sqlite").is_file():
-                raise NotAnArchive(
-                    f"Directory does not look like a Nitpicker stub (missing db.sqlite): "
-                    f"{src.name}", src,
-                )
+        mode = classify(src)
+        if mode == "stub":
             wd = src
+            out = Path(output).absolute() if output else cls.output_of(src)
             locks.acquire(wd)
-        elif src.is_file():
-            probe_name = _name_of(Path(output).absolute()) if output else _name_of(src)
-            wd = Path(workdir).absolute() if workdir else Path.cwd() / f"._nitpicker-{probe_name}"
+        else:
+            out = Path(output).absolute() if output else src
+            wd = Path(workdir).absolute() if workdir else cls.default_workdir(out)
             locks.acquire(wd)
+            staging = wd.with_name(wd.name + ".staging")
             try:
+                if (wd / "db.sqlite").exists():
+                    raise UnfinishedCrawl(wd)
                 shutil.rmtree(wd, ignore_errors=True)
-                staging = wd.with_name(wd.name + ".staging")
                 shutil.rmtree(staging, ignore_errors=True)
                 inner = extract.extract(src, staging, only=None)
                 (staging / inner).rename(wd)
-                shutil.rmtree(staging, ignore_errors=True)
             except BaseException:
+                if not isinstance(sys.exc_info()[1], UnfinishedCrawl):
+                    shutil.rmtree(wd, ignore_errors=True)
                 locks.release(wd)
                 raise
-        else:
-            raise NotAnArchive(f"Archive path not found or not readable: {src.name}", src)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
         try:
             conn = sqlite3.connect(wd / "db.sqlite")
             try:
@@ -189,11 +215,11 @@ class ArchiveWriter:
             finally:
                 conn.close()
             check_version(row[0] if row else None, str(src))
-            stub_name = wd.name.removeprefix("._nitpicker-")
-            name = (row[1] if row and row[1] else None) or stub_name
-            out = Path(output).absolute() if output else Path.cwd() / f"{name}.nitpicker"
             writer = cls(wd, out, _name_of(out))
+            writer.extracted = mode != "stub"
         except BaseException:
+            if mode != "stub":
+                shutil.rmtree(wd, ignore_errors=True)
             locks.release(wd)
             raise
         writer.conn.execute("PRAGMA journal_mode = WAL")
@@ -214,6 +240,7 @@ class ArchiveWriter:
         self.conn.execute(DEDUPE_CAP_EVENTS_INDEX)
         for statement in PAGE_SIGNATURES_DDL:
             self.conn.execute(statement)
+        self.conn.execute(CRAWL_RUNS_DDL)
 
     # ------------------------------------------------------------------ helpers
 
@@ -505,6 +532,51 @@ class ArchiveWriter:
 
     # ------------------------------------------------------------------ closing
 
+    # ------------------------------------------------------------------ run log
+
+    def start_run(self, options_json: str) -> int:
+        """Open this run's ``crawl_runs`` row with the options it runs with."""
+        self._run_id = self._insert("crawl_runs", {"startedAt": now_ms(),
+                                                   "options": options_json})
+        self.commit()
+        return self._run_id
+
+    def end_run(self, stop_reason: str, *, urls_done: int, pages_saved: int) -> None:
+        """Record how this run stopped (``complete``, ``max-pages``, ``interrupted``)."""
+        run_id = getattr(self, "_run_id", None)
+        if run_id is None or self._closed:
+            return
+        self._begin()
+        self.conn.execute(
+            "UPDATE crawl_runs SET endedAt = ?, stopReason = ?, urlsDone = ?, "
+            "pagesSaved = ? WHERE id = ?",
+            (now_ms(), stop_reason, urls_done, pages_saved, run_id))
+        self.commit()
+
+    def last_options(self) -> str | None:
+        """The options JSON of the latest run, or None (an archive without a run log)."""
+        row = self.conn.execute(
+            "SELECT options FROM crawl_runs ORDER BY id DESC LIMIT 1").fetchone()
+        return str(row[0]) if row and row[0] is not None else None
+
+    def set_roots(self, roots: list[str]) -> None:
+        """Record start URLs added on a resume (``info.roots``)."""
+        self._begin()
+        self.conn.execute("UPDATE info SET roots = ?", (json.dumps(roots),))
+        self.commit()
+
+    def fetched_internal(self) -> int:
+        """URLs of the site that got an HTTP answer (fetched, not skipped, not failed)."""
+        return int(self.conn.execute(
+            "SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 AND "
+            "(isSkipped = 0 OR isSkipped IS NULL) AND status > 0").fetchone()[0])
+
+    def info(self) -> dict[str, Any]:
+        """The ``info`` row as a dict."""
+        cur = self.conn.execute("SELECT * FROM info ORDER BY id LIMIT 1")
+        row = cur.fetchone()
+        return dict(zip([d[0] for d in cur.description], row, strict=True)) if row else {}
+
     def close(self, *, assign_order: bool = True) -> Path:
         """Finish: natural order, checkpoint, close, tar atomically, remove the workdir.
 
@@ -536,6 +608,14 @@ class ArchiveWriter:
             self.conn.close()
         self._closed = True
         locks.release(self.workdir)
+
+    def give_up(self) -> None:
+        """Stop without writing: the copy of a resumed file is removed (the file still
+        holds everything), a working directory stays (it is the only copy)."""
+        if self.extracted:
+            self.discard()
+        else:
+            self.abandon()
 
     def discard(self) -> None:
         """Close and delete the working directory: for a crawl that never got going."""

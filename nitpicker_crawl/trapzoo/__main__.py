@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+
+from nitpicker_query import __version__
+from nitpicker_query.terminal import CliParser
 
 from .server import TrapZoo
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
+    p = CliParser(
         prog="python -m nitpicker_crawl.trapzoo",
         description="Serve TrapZoo, a deterministic site of crawler traps, on 127.0.0.1 "
         "until Ctrl-C; prints its URL.")
     p.add_argument("--unbounded", action="store_true",
                    help="also serve the five unbounded families (middle session ids, "
                    "relative growth, superset query keys, per-entity variants, facets)")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     args = p.parse_args(argv)
     zoo = TrapZoo(unbounded=args.unbounded).start()
     print(zoo.url, flush=True)

@@ -8,7 +8,7 @@ from typing import Any
 from ..archive import Archive, opened
 from ..content_types import classify_content_type
 from ..error_kinds import classify_error_kind
-from ..format import NOT_SKIPPED, loose_page, strict_page
+from ..format import NOT_SKIPPED, STOP_REASONS, loose_page, strict_page
 from ._common import json_list
 
 _META_FIELDS = (
@@ -67,7 +67,9 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     non-empty title, description, keywords, og:title, og:description, og:image.
     ``contentTypeDistribution`` counts every fetched, non-redirect, non-skipped row by
     one of 18 categories (html, pdf, image, …), internal and external; its column sums
-    are ``internalContents`` / ``externalContents``.
+    are ``internalContents`` / ``externalContents``. ``crawl`` says how the crawl ended
+    (``stopReason``: complete, max-pages, interrupted, running, unfinished) and how many
+    runs wrote it; null for archives written without our run log.
 
     Upstream: ``packages/@nitpicker/query/src/get-summary.ts`` (0.10 era).
     """
@@ -108,6 +110,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
             key: (values[i + 1] / strict_total if strict_total else 0)
             for i, (key, _) in enumerate(_META_FIELDS)
         }
+        crawl = _crawl_state(a)
         content_rows = a.execute(
             "SELECT contentType, isExternal, count(*) AS n FROM pages "
             f"WHERE scraped = 1 AND redirectDestId IS NULL AND {NOT_SKIPPED} "
@@ -132,4 +135,27 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         "statusDistribution": distribution,
         "metadataFulfillment": fulfillment,
         "contentTypeDistribution": content,
+        "crawl": crawl,
     }
+
+
+def _crawl_state(a: Archive) -> dict[str, Any] | None:
+    """How the crawl ended, from our run log; None for archives without one (upstream's).
+
+    ``stopReason``: ``complete``, ``max-pages`` (the ``--max-pages`` safety net stopped
+    it: more of the site was left), ``interrupted`` (Ctrl-C), ``running`` (a crawler is
+    writing this directory now) or ``unfinished`` (the last run never recorded an end:
+    killed, or crashed). ``runs`` counts the first crawl and each ``--resume``.
+    """
+    if not a.has_table("crawl_runs"):
+        return None
+    rows = a.rows("SELECT startedAt, endedAt, stopReason FROM crawl_runs ORDER BY id")
+    if not rows:
+        return None
+    _, ended, reason = rows[-1]
+    if reason not in STOP_REASONS:
+        reason = "running" if a.crawler_pid is not None else "unfinished"
+    first = rows[0][0]
+    return {"stopReason": reason, "runs": len(rows),
+            "startedAt": first if isinstance(first, int) else None,
+            "endedAt": ended if isinstance(ended, int) else None}

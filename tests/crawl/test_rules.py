@@ -66,10 +66,27 @@ def test_scope_by_host_port_and_path_segments() -> None:
     assert scope.is_internal("http://h:8080/anything")
     assert scope.is_internal("https://h/blog/")             # scheme is not part of scope
     assert scope.is_internal("http://h/meta/full")
-    assert not scope.is_internal("http://h/meta/other")     # a file root has no siblings
+    assert scope.is_internal("http://h/meta/other")         # a page root: its directory
+    assert not scope.is_internal("http://h/metadata")       # … not its prefix
     assert not scope.is_internal("http://other/blog/")
     entry = scope.find("http://h:80/blog/x")                # default port = no port
     assert entry is not None and entry.root == "http://h/blog/"
+
+
+@pytest.mark.parametrize(("root", "inside", "outside"), [
+    ("http://h/wiki/Main_Page", ["http://h/wiki/Main_Page", "http://h/wiki/Other",
+                                 "http://h/wiki/a/b"], ["http://h/", "http://h/w/index.php"]),
+    ("http://h/blog", ["http://h/", "http://h/blog", "http://h/about"], ["http://g/"]),
+    ("http://h/docs/index.html?x=1", ["http://h/docs/", "http://h/docs/x/y"],
+     ["http://h/doc", "http://h/index.html"]),
+    ("http://h/blog/", ["http://h/blog/", "http://h/blog/2024/post"],
+     ["http://h/blogger", "http://h/blo"]),
+])
+def test_a_page_root_scopes_its_directory(root: str, inside: list[str],
+                                          outside: list[str]) -> None:
+    scope = Scope([root])
+    assert all(scope.is_internal(u) for u in inside)
+    assert not any(scope.is_internal(u) for u in outside)
 
 
 def test_split_list_keeps_braces() -> None:
