@@ -42,6 +42,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
 	$(BIN)/python bench/crawl.py
+	$(BIN)/python bench/fetch_once.py
 	$(BIN)/python bench/softcap.py
 	$(BIN)/python bench/softcap_sites.py
 	$(BIN)/python bench/frontier.py

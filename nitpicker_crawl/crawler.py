@@ -41,7 +41,7 @@ from .frontier import Frontier, QueueItem
 from .options import CrawlOptions
 from .parser import parse
 from .progress import Counters, Progress
-from .renderer import Renderer
+from .renderer import Document, Renderer
 from .robots import Robots
 from .scope import Scope
 from .softcap import CapEvent, SoftCap
@@ -167,7 +167,7 @@ class Crawler:
         if self.outcome.stop_reason == "complete":
             self.outcome.stop_reason = reason
         if self._stop_requests == 1:
-            self.progress.say(f"\n[nitpicker] {reason}: finishing the pages in flight "
+            self.progress.say(f"[nitpicker] {reason}: finishing the pages in flight "
                               "(Ctrl-C again to stop at once)…")
         self._spawn(self.frontier.close())
         if self._stop_requests > 1:
@@ -192,7 +192,8 @@ class Crawler:
             if opts.render:
                 self.progress.note("Starting Chromium…")
                 self.renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,
-                                         timeout_s=opts.timeout_s, images=opts.image)
+                                         timeout_s=opts.timeout_s, images=opts.image,
+                                         answer_documents=opts.fetch_once)
                 await self.renderer.start()
             self._tasks = [asyncio.create_task(self._worker()) for _ in range(opts.parallels)]
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -314,9 +315,12 @@ class Crawler:
         full = not item.metadata_only
         gated: list[int] = []
         try:
+            # a page is fetched once: GET with its body, which also answers the
+            # browser's navigation when rendering (Renderer.render(document=…))
+            once = self.options.fetch_once or not self.options.render
             fetched = await self.fetcher.fetch(
-                url, body=(full and not self.options.render) or item.external,
-                head_first=self.options.render or item.metadata_only,
+                url, body=(full and once) or item.external,
+                head_first=item.metadata_only or not once,
                 gate=None if self.softcap is None or item.external
                 else lambda target: self._admit_redirect(target, gated))
         except RedirectRefused as refused:
@@ -369,7 +373,9 @@ class Crawler:
         status = fetched.status
         if self.renderer is not None:
             try:
-                rendered = await self.renderer.render(final)
+                document = None if fetched.body is None else Document(
+                    fetched.status, fetched.headers, fetched.body, fetched.set_cookies)
+                rendered = await self.renderer.render(final, document)
             except Exception as exc:
                 message = f"{exc}"
                 await self._write(lambda: self._store_failure(final, False, message, sources))

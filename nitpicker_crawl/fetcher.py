@@ -50,6 +50,7 @@ class Fetched:
     redirects: list[Hop] = field(default_factory=list)
     body: bytes | None = None
     encoding: str | None = None
+    set_cookies: list[str] = field(default_factory=list)  # each Set-Cookie header
 
     @property
     def is_html(self) -> bool:
@@ -164,6 +165,7 @@ class Fetcher:
                         content_type=ctype,
                         content_length=int(length) if length and length.isdigit() else None,
                         body=body, encoding=response.charset_encoding,
+                        set_cookies=response.headers.get_list("set-cookie"),
                     )
             except (httpx.TransportError, OSError) as exc:
                 last = exc

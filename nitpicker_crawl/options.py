@@ -67,6 +67,9 @@ class CrawlOptions:
     recursive: bool = True
     max_redirects: int = 10
     html_codec: str = "zstd"
+    fetch_once: bool = True             # rendering: the fetched response answers the browser
+                                        # (False: HEAD, then the browser's own GET; kept for
+                                        # bench/fetch_once.py, which measures the difference)
 
     def info_row(self) -> dict[str, Any]:
         """The ``info`` columns the archive records for these options."""

@@ -19,8 +19,10 @@ def _handler(site: Any) -> type[BaseHTTPRequestHandler]:
 
         def _serve(self, with_body: bool) -> None:
             response = site.handle(self.command, self.path)
-            if response.delay:
-                time.sleep(response.delay)
+            delay = response.delay + (getattr(site, "page_latency", 0.0)
+                                      if response.content_type.startswith("text/html") else 0)
+            if delay:
+                time.sleep(delay)
             self.send_response(response.status)
             self.send_header("Content-Type", response.content_type)
             self.send_header("Content-Length", str(len(response.body)))

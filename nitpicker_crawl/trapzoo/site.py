@@ -161,6 +161,8 @@ class Site:
         self.external = external.rstrip("/")
         self.unbounded = unbounded
         self.hits: collections.Counter[str] = collections.Counter()  # requests per path
+        # seconds every HTML answer (GET or HEAD) takes, as a CMS building each page does
+        self.page_latency = 0.0
 
     def handle(self, method: str, target: str) -> Response:
         parts = urlsplit(target)
