@@ -11,6 +11,7 @@ import shlex
 import shutil
 import sqlite3
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from datetime import datetime
@@ -194,7 +195,10 @@ def _check_output(parser: argparse.ArgumentParser, output: Path, *, overwrite: b
     parent = output.absolute().parent
     if not parent.is_dir():
         parser.error(f"-o {shown}: directory {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
+    try:  # by trying: access() says yes to root even where nothing can be created
+        with tempfile.TemporaryFile(dir=parent, prefix="._nitpicker-probe-"):
+            pass
+    except OSError:
         parser.error(f"-o {shown}: directory {parent} is not writable")
     if output.is_dir():
         parser.error(f"-o {shown} is a directory")
@@ -276,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"{exc} (another nitpicker-crawl is writing it)")
     except NitpickerError as exc:
         return _fail(str(exc))
+    except OSError as exc:  # the disk, not the input: say what failed, where
+        return _fail(f"cannot write the crawl's working files: {exc.strerror or exc}"
+                     + (f": {exc.filename}" if exc.filename else ""))
     writer.start_run(options.to_json())
     crawler = Crawler(options, writer)
     if args.resume:

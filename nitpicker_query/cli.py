@@ -14,7 +14,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__
+from . import __version__, cache
 from .archive import open_archive
 from .catalog import QUERIES, Param, QuerySpec
 from .exceptions import NitpickerError, NotFound
@@ -74,7 +74,23 @@ def build_parser() -> argparse.ArgumentParser:
             _add_param(sub, p)
         _add_output(sub)
         sub.set_defaults(spec=spec, parser=sub)
+    cache_help = ("List or clear the extraction cache (where .nitpicker files are unpacked "
+                  "once for fast re-opening; bounded by NITPICKER_PY_CACHE_MAX_SIZE).")
+    sub = subs.add_parser("cache", help=cache_help, description=cache_help,
+                          epilog="examples:\n  nitpicker-query cache list\n"
+                          "  nitpicker-query cache clear",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub.add_argument("action", choices=("list", "clear"),
+                     help="list: every extracted archive, least recently used first; "
+                     "clear: remove them all (archives themselves are never touched).")
+    _add_output(sub)
+    sub.set_defaults(spec=None, parser=sub)
     return parser
+
+
+CACHE_SPEC = QuerySpec("cache", "cache", cache.report, "", (), is_list=True,
+                       table_columns=("source", "sizeBytes", "lastUsedAt"))
+"""How the ``cache`` sub-command renders (it is not a query over an archive)."""
 
 
 def check_ranges(parser: argparse.ArgumentParser, spec: QuerySpec,
@@ -107,10 +123,15 @@ def run(spec: QuerySpec, args: argparse.Namespace) -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    spec: QuerySpec = args.spec
-    check_ranges(args.parser, spec, args)
+    spec: QuerySpec | None = args.spec
+    if spec is not None:
+        check_ranges(args.parser, spec, args)
     try:
-        result = run(spec, args)
+        if spec is None:
+            result = cache.report(args.action)
+            spec = CACHE_SPEC
+        else:
+            result = run(spec, args)
         fmt = args.format or ("table" if sys.stdout.isatty() else "json")
         limit_flag = next((p.flag for p in spec.params if p.name.endswith("_limit")), None)
         render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns,

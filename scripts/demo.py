@@ -4,10 +4,17 @@ Starts TrapZoo on 127.0.0.1 — five endless traps among ordinary pages — and 
 it with Chromium and ``--dedupe-cap 100``, no ``--max-pages``: the crawl ends by itself.
 Then shows what ``nitpicker-query`` says: the cap events, the duplicate clusters with the
 exclusion each suggests, and the summary.
+
+Every command is printed as it runs, from the directory ``make demo`` was typed in, so it
+can be copied and run again. The crawl uses ``--parallels 1``: with several workers the
+order pages are seen in varies from run to run, and with it where each trap is capped;
+one worker makes the demo say the same thing every time (about 20 s).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import shlex
 import subprocess
 import sys
@@ -18,27 +25,34 @@ sys.path.insert(0, str(ROOT))
 
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 
-OUT = ROOT / "demo"
-ARCHIVE = OUT / "trapzoo.nitpicker"
 BIN = Path(sys.executable).parent
 
 
 def run(tool: str, *args: str) -> None:
-    shown = [a.replace(str(ROOT) + "/", "") for a in args]
-    print(f"\n$ {tool} {shlex.join(shown)}", flush=True)
-    subprocess.run([str(BIN / tool), *args], check=False, cwd=OUT)
+    """Run ``tool`` from the directory make was started in, showing the command."""
+    here = Path.cwd()
+    command = [os.path.relpath(BIN / tool, here),
+               *(os.path.relpath(a, here) if a.startswith("/") else a for a in args)]
+    print(f"\n$ {shlex.join(command)}", flush=True)
+    subprocess.run(command, check=False, cwd=here)
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "demo",
+                        help="directory for the archive (default: demo/ in the repository)")
+    out = parser.parse_args().out.absolute()
+    out.mkdir(exist_ok=True)
+    archive = out / "trapzoo.nitpicker"
     with TrapZoo() as zoo:
         print(f"TrapZoo is serving {zoo.url} (and an external origin {zoo.external_url})")
-        run("nitpicker-crawl", zoo.url, "-o", str(ARCHIVE), "--dedupe-cap", "100")
-    run("nitpicker-query", "dedupe-cap-events", str(ARCHIVE), "--format", "table")
-    run("nitpicker-query", "duplicate-clusters", str(ARCHIVE), "--format", "table")
-    run("nitpicker-query", "duplicate-clusters", str(ARCHIVE), "--limit", "1", "--format",
+        run("nitpicker-crawl", zoo.url, "-o", str(archive), "--overwrite", "--dedupe-cap",
+            "100", "--parallels", "1")
+    run("nitpicker-query", "dedupe-cap-events", str(archive), "--format", "table")
+    run("nitpicker-query", "duplicate-clusters", str(archive), "--format", "table")
+    run("nitpicker-query", "duplicate-clusters", str(archive), "--limit", "1", "--format",
         "json", "--pretty")
-    run("nitpicker-query", "summary", str(ARCHIVE), "--format", "table")
+    run("nitpicker-query", "summary", str(archive), "--format", "table")
 
 
 if __name__ == "__main__":

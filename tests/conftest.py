@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
-# Every test process extracts into its own cache, never the user's.
+# Every test process extracts into its own cache, never the user's, removed at the end.
 os.environ["NITPICKER_PY_CACHE_DIR"] = tempfile.mkdtemp(prefix="nitpicker-py-test-cache-")
+atexit.register(shutil.rmtree, os.environ["NITPICKER_PY_CACHE_DIR"], True)
 os.environ.pop("NITPICKER_PY_DISABLE_CACHE", None)
 
-from tests.fixtures import build_pre013
+from tests.fixtures import build_pre013  # noqa: E402 - after the cache is set
 
 
 @pytest.fixture(scope="session")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -77,3 +79,87 @@ def test_cache_can_be_disabled(tmp_path: Path, monkeypatch: object) -> None:
         private = a.directory
         assert q.get_summary(a)["totalPages"] == 2
     assert not private.exists()
+
+
+# --------------------------------------------------------------------------- issue 13/14
+
+
+def _entries(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if (p / cache.READY_MARKER).exists())
+
+
+def test_the_default_cache_is_per_user_and_private(tmp_path: Path, monkeypatch: object) -> None:
+    archive = build_pre013(tmp_path, name="mine")
+    monkeypatch.delenv("NITPICKER_PY_CACHE_DIR")  # type: ignore[attr-defined]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # type: ignore[attr-defined]
+    with q.open_archive(archive) as a:
+        assert a.directory.parent == tmp_path / "xdg" / "nitpicker-py"
+    mode = (tmp_path / "xdg" / "nitpicker-py").stat().st_mode & 0o777
+    assert mode == 0o700
+    monkeypatch.delenv("XDG_CACHE_HOME")  # type: ignore[attr-defined]
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # type: ignore[attr-defined]
+    (tmp_path / "home").mkdir()
+    assert cache.cache_root() == tmp_path / "home" / ".cache" / "nitpicker-py"
+
+
+def test_a_cache_others_can_write_is_refused(tmp_path: Path, monkeypatch: object) -> None:
+    archive = build_pre013(tmp_path, name="site")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("NITPICKER_PY_CACHE_DIR", str(shared))  # type: ignore[attr-defined]
+    r = subprocess.run([sys.executable, "-m", "nitpicker_query.cli", "summary", str(archive)],
+                       capture_output=True, text=True, env={**os.environ})
+    assert r.returncode == 1
+    assert "is not private (owner uid" in r.stderr and "mode 0777" in r.stderr
+    assert list(shared.iterdir()) == []  # nothing extracted where others could read it
+    shared.chmod(0o700)  # the same directory, private: used
+    with q.open_archive(archive) as a:
+        assert a.directory.parent == shared
+
+
+def test_least_recently_used_entries_go_past_the_size_bound(tmp_path: Path,
+                                                            monkeypatch: object) -> None:
+    root = tmp_path / "cache"
+    monkeypatch.setenv("NITPICKER_PY_CACHE_DIR", str(root))  # type: ignore[attr-defined]
+    monkeypatch.setenv("NITPICKER_PY_CACHE_MAX_SIZE", "1K")  # type: ignore[attr-defined]
+    for i in range(3):
+        (tmp_path / str(i)).mkdir()
+    archives = [build_pre013(tmp_path / str(i), name=f"s{i}") for i in range(3)]
+    for archive in archives[:2]:
+        q.open_archive(archive).close()
+    assert len(_entries(root)) == 2  # over the bound, but both used just now: kept
+    old = time.time() - 3600
+    for name in _entries(root):
+        os.utime(root / name / cache.READY_MARKER, (old, old))
+    q.open_archive(archives[0]).close()  # a use makes s0 recent again
+    q.open_archive(archives[2]).close()  # a new extraction evicts what was not used lately
+    names = _entries(root)
+    assert len(names) == 2 and any(n.endswith("-s0") for n in names) and any(
+        n.endswith("-s2") for n in names)
+    monkeypatch.setenv("NITPICKER_PY_CACHE_MAX_SIZE", "1G")  # type: ignore[attr-defined]
+    for name in _entries(root):
+        os.utime(root / name / cache.READY_MARKER, (old, old))
+    q.open_archive(archives[1]).close()
+    assert len(_entries(root)) == 3  # under the bound nothing goes
+
+
+def test_cache_list_and_clear(tmp_path: Path, monkeypatch: object) -> None:
+    root = tmp_path / "cache"
+    env = {**os.environ, "NITPICKER_PY_CACHE_DIR": str(root)}
+    archive = build_pre013(tmp_path, name="listed")
+    before = archive.read_bytes()
+    monkeypatch.setenv("NITPICKER_PY_CACHE_DIR", str(root))  # type: ignore[attr-defined]
+    q.open_archive(archive).close()
+    cli = [sys.executable, "-m", "nitpicker_query.cli", "cache"]
+    listed = json.loads(subprocess.run([*cli, "list"], capture_output=True, text=True,
+                                       env=env, check=True).stdout)
+    assert listed["root"] == str(root) and listed["total"] == 1
+    assert listed["items"][0]["source"] == str(archive.resolve())
+    assert listed["items"][0]["sizeBytes"] > 0 and listed["maxSizeBytes"] == 2 * 1024**3
+    cleared = json.loads(subprocess.run([*cli, "clear"], capture_output=True, text=True,
+                                        env=env, check=True).stdout)
+    assert cleared["removed"] == 1 and cleared["freedBytes"] == listed["totalBytes"]
+    assert list(root.iterdir()) == [] and archive.read_bytes() == before
+    with q.open_archive(archive) as a:  # extracted again on the next use
+        assert q.get_summary(a)["totalPages"] == 2
