@@ -65,10 +65,12 @@ def queue_rate(tree: Path) -> float:
 def crawl_rate(tree: Path, url: str, parallels: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", CRAWL, url, "-o", f"{tmp}/x.nitpicker",
-                        "--no-render", "--max-pages", str(PAGES), "--silent",
-                        "--no-fetch-external", "--parallels", str(parallels)],
-                       env=_env(tree), cwd=tmp, check=True, capture_output=True)
+        r = subprocess.run([sys.executable, "-c", CRAWL, url, "-o", f"{tmp}/x.nitpicker",
+                            "--no-render", "--max-pages", str(PAGES), "--silent",
+                            "--no-fetch-external", "--parallels", str(parallels)],
+                           env=_env(tree), cwd=tmp, capture_output=True)
+        if r.returncode not in (0, 3):  # 3: stopped by --max-pages (since issue 13)
+            raise SystemExit(f"nitpicker-crawl exited {r.returncode}: {r.stderr[-500:]!r}")
         return PAGES / (time.perf_counter() - start)
 
 

@@ -47,7 +47,8 @@ examples:
 
 --resume continues the crawl an archive (or an interrupted crawl's ._nitpicker-<name>
 directory) holds, with the options it was started with, and writes it back to the same
-file; an option given with --resume overrides the stored one (and says so).
+file; an option given with --resume overrides the stored one (and says so): e.g.
+--render after --no-render, --max-pages 2000 after --max-pages 1000.
 
 exit status: 0 the site was crawled; 1 fatal error, or URLs of the site could not be
 fetched (no archive is written when not one page could be); 2 only external links
@@ -104,19 +105,20 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="TEXT",
                    help="Skip pages whose HTML contains TEXT (or matches /regex/); they are "
                    "recorded as skipped and their links not followed.")
-    p.add_argument("--no-fetch-external", dest="fetch_external", action="store_false",
-                   default=None,
-                   help="Do not request external links (they are still recorded as links).")
-    p.add_argument("--disable-queries", action="store_true", default=None,
+    p.add_argument("--fetch-external", action=argparse.BooleanOptionalAction,
+                   help="Request external links for status, type and title (default); "
+                   "--no-fetch-external only records them as links.")
+    p.add_argument("--disable-queries", action=argparse.BooleanOptionalAction,
                    help="Drop query strings from every URL (?page=2 becomes the same page).")
-    p.add_argument("--ignore-robots", action="store_true", default=None,
+    p.add_argument("--ignore-robots", action=argparse.BooleanOptionalAction,
                    help="Do not honour robots.txt.")
     p.add_argument("--user-agent", metavar="UA",
                    help=f"User-Agent header. Default: {_DEFAULTS.user_agent!r}")
-    p.add_argument("--no-render", dest="render", action="store_false", default=None,
-                   help="Fetch and parse HTML without a browser: much faster, no JavaScript.")
-    p.add_argument("--no-image", dest="image", action="store_false", default=None,
-                   help="Do not record images.")
+    p.add_argument("--render", action=argparse.BooleanOptionalAction,
+                   help="Render HTML pages in Chromium (default). --no-render fetches and "
+                   "parses them without a browser: much faster, no JavaScript.")
+    p.add_argument("--image", action=argparse.BooleanOptionalAction,
+                   help="Record images (default); --no-image does not.")
     p.add_argument("--max-pages", type=int, metavar="N",
                    help="Safety net: stop once N URLs of the site have been fetched, counted "
                    "over the whole archive (a redirect chain counts once; URLs skipped by "
@@ -126,11 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
                    + _default("timeout_s"))
     p.add_argument("--retry", type=int, metavar="N",
                    help="Attempts for network failures." + _default("retry"))
-    p.add_argument("--follow-nofollow", action="store_true", default=None,
+    p.add_argument("--follow-nofollow", action=argparse.BooleanOptionalAction,
                    help="Follow links of nofollow pages (meta robots, X-Robots-Tag) and "
                    "rel=nofollow links inside the site; by default they are recorded but not "
                    "followed, as search engines do.")
-    p.add_argument("--strict", action="store_true", default=None,
+    p.add_argument("--strict", action=argparse.BooleanOptionalAction,
                    help="Exit 1 (not 2) when only external links failed.")
     cap = p.add_argument_group("soft cap (crawler traps)")
     cap.add_argument("--dedupe-cap", type=int, metavar="N",
@@ -178,8 +180,9 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
         low = MINIMUM.get(name)
         if low is not None and value < low:
             parser.error(f"{FLAGS[name]} must be at least {low}, got {value}")
-    if given.get("timeout_s", 1) <= 0 or given.get("timeout_s", 1) != given.get("timeout_s", 1):
-        parser.error(f"--timeout must be more than 0 seconds, got {given['timeout_s']}")
+    timeout = given.get("timeout_s")
+    if timeout is not None and not 0 < timeout < float("inf"):  # also refuses nan
+        parser.error(f"--timeout must be more than 0 seconds, got {timeout}")
     for pattern in given.get("exclude_patterns", ()):
         try:
             re.compile(pattern)
@@ -235,8 +238,8 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
             raise NitpickerError(f"cannot read the crawl's settings: {exc}") from exc
         for name, value in given.items():
             if name in stored and stored[name] != value:
-                print(f"{PROG}: {FLAGS[name]} {_shown(value)} overrides the crawl's "
-                      f"{_shown(stored[name])}", file=sys.stderr)
+                print(f"{PROG}: {_given_as(name, value)} overrides the crawl's "
+                      f"{_given_as(name, stored[name])}", file=sys.stderr)
         roots = kept + [r for r in roots if r not in kept]
         if not roots:
             writer.give_up()
@@ -244,6 +247,7 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
         options = CrawlOptions(roots=tuple(roots), **{**stored, **given})
         if roots != kept:
             writer.set_roots(roots)
+        writer.update_info(options.info_row())
         return writer, options
     if not roots:
         parser.error("give at least one start URL (or --resume FILE_OR_DIR)")
@@ -256,12 +260,14 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
     return ArchiveWriter.create(output, roots=roots, **options.info_row()), options
 
 
-def _shown(value: Any) -> str:
+def _given_as(name: str, value: Any) -> str:
+    """An option as it is written on the command line: ``--no-render``, ``--parallels 8``."""
+    flag = FLAGS[name]
+    if isinstance(value, bool):
+        return flag if value else "--no-" + flag.removeprefix("--")
     if isinstance(value, tuple):
-        return ",".join(value) or "(none)"
-    if value is None:
-        return "(off)"
-    return str(value)
+        return " ".join(f"{flag} {shlex.quote(v)}" for v in value) or f"no {flag}"
+    return f"no {flag}" if value is None else f"{flag} {value}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

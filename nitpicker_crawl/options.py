@@ -19,15 +19,15 @@ RUN_LOCAL = frozenset({"roots", "silent"})
 FLAGS: dict[str, str] = {
     "parallels": "--parallels", "interval_ms": "--interval", "excludes": "--exclude",
     "exclude_urls": "--exclude-url", "exclude_patterns": "--exclude-pattern",
-    "exclude_keywords": "--exclude-keyword", "fetch_external": "--no-fetch-external",
+    "exclude_keywords": "--exclude-keyword", "fetch_external": "--fetch-external",
     "disable_queries": "--disable-queries", "ignore_robots": "--ignore-robots",
-    "user_agent": "--user-agent", "render": "--no-render", "image": "--no-image",
+    "user_agent": "--user-agent", "render": "--render", "image": "--image",
     "max_pages": "--max-pages", "timeout_s": "--timeout", "retry": "--retry",
     "strict": "--strict", "silent": "--silent", "dedupe_cap": "--dedupe-cap",
     "dedupe_age_window": "--dedupe-age-window", "dedupe_map_cap": "--dedupe-map-cap",
     "dedupe_allow": "--dedupe-allow", "follow_nofollow": "--follow-nofollow",
 }
-"""The command-line flag of each field a user can set."""
+"""The command-line flag of each field a user can set (booleans also have ``--no-…``)."""
 
 MINIMUM: dict[str, int] = {
     "parallels": 1, "interval_ms": 0, "max_pages": 1, "retry": 1, "dedupe_cap": 1,

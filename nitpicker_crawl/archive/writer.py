@@ -565,6 +565,19 @@ class ArchiveWriter:
         self.conn.execute("UPDATE info SET roots = ?", (json.dumps(roots),))
         self.commit()
 
+    def update_info(self, values: Mapping[str, Any]) -> None:
+        """Set upstream's option columns of ``info`` to a resumed run's options, so that
+        upstream's readers see what the archive was last crawled with."""
+        have = set(self._columns("info"))
+        known = {k: v for k, v in values.items() if k in have}
+        if not known:
+            return
+        self._begin()
+        assignments = ", ".join(f'"{k}" = ?' for k in known)
+        self.conn.execute(f"UPDATE info SET {assignments}",
+                          [_to_sql(v, k in _JSON_INFO) for k, v in known.items()])
+        self.commit()
+
     def fetched_internal(self) -> int:
         """URLs of the site that got an HTTP answer (fetched, not skipped, not failed)."""
         return int(self.conn.execute(

@@ -58,7 +58,7 @@ def test_resume_of_a_file_writes_that_file_back(tmp_path: Path, zoo: TrapZoo) ->
     outside = _files(tmp_path, skip=site)
     r = run_crawl(cwd, "--resume", "../a/site.nitpicker", "--max-pages", "12", "--silent")
     assert r.returncode == 3, r.stderr
-    assert "--max-pages 12 overrides the crawl's 5" in r.stderr
+    assert "--max-pages 12 overrides the crawl's --max-pages 5" in r.stderr
     assert "continue with: nitpicker-crawl --resume ../a/site.nitpicker --max-pages 24" \
         in r.stderr
     assert (site / "site.nitpicker").read_bytes() != before
@@ -80,7 +80,8 @@ def test_resume_continues_with_the_crawls_own_options(tmp_path: Path, zoo: TrapZ
                        env={**os.environ, "NITPICKER_CHROMIUM": str(tmp_path / "none")})
     # … and one that forgot --dedupe-cap would run into the endless traps until 100000
     assert r.returncode == 0, r.stderr
-    assert "overrides" in r.stderr and "--no-render" not in r.stderr
+    assert "--max-pages 100000 overrides the crawl's --max-pages 40" in r.stderr
+    assert "render" not in r.stderr  # not given: restored silently
     runs = _runs(tmp_path / "s.nitpicker")
     assert len(runs) == 2 and runs[1]["stopReason"] == "complete"
     for run in runs:
@@ -93,6 +94,8 @@ def test_resume_continues_with_the_crawls_own_options(tmp_path: Path, zoo: TrapZ
         events = a.execute("SELECT count(*) FROM dedupe_cap_events").fetchone()[0]
         external = a.execute("SELECT count(*) FROM pages WHERE isExternal = 1 "
                              "AND status IS NOT NULL").fetchone()[0]
+        info = a.execute("SELECT parallels, excludes, fetchExternal FROM info").fetchone()
+    assert tuple(info) == (2, '["/blog/**"]', 0)  # upstream's columns say the same
     assert blog[0] >= 1 and blog[1].startswith("excluded")  # still excluded after resume
     assert events >= 3 and external == 0
 
@@ -211,3 +214,24 @@ def test_two_crawls_to_one_name_in_two_directories(tmp_path: Path, zoo: TrapZoo)
     assert _fetched(tmp_path / "a" / "site.nitpicker") == 61
     assert _fetched(tmp_path / "b" / "site.nitpicker") == 61
     assert not list(tmp_path.glob("._nitpicker-*"))  # nothing in the current directory
+
+
+def test_a_flag_given_with_resume_overrides_the_stored_one(tmp_path: Path,
+                                                          zoo: TrapZoo) -> None:
+    first = run_crawl(tmp_path, zoo.url + "blog/", "-o", "s.nitpicker", "--no-render",
+                      "--silent", "--no-fetch-external")
+    assert first.returncode == 0, first.stderr
+    before = (tmp_path / "s.nitpicker").read_bytes()
+    # --render overrides the stored --no-render: without a browser that now fails, and
+    # the archive stays as it was (no copy left beside it)
+    r = subprocess.run([CRAWL, "--resume", "s.nitpicker", "--render", "--silent"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "NITPICKER_CHROMIUM": str(tmp_path / "none")})
+    assert r.returncode == 1
+    assert "--render overrides the crawl's --no-render" in r.stderr
+    assert "No Chromium found" in r.stderr
+    assert (tmp_path / "s.nitpicker").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.nitpicker"]
+    # the same value as stored is no override: nothing said
+    same = run_crawl(tmp_path, "--resume", "s.nitpicker", "--no-render", "--silent")
+    assert same.returncode == 0 and "overrides" not in same.stderr
