@@ -12,6 +12,7 @@ from pathlib import Path
 import anyio
 
 from nitpicker_query import NitpickerError, __version__, open_archive
+from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT
 from nitpicker_query.terminal import CliParser
 
 EPILOG = """\
@@ -38,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--archive", metavar="PATH",
                         help="Default archive for tools called without one; its directory "
                         "is allowed too.")
+    parser.add_argument("--query-timeout", type=float, default=DEFAULT_QUERY_TIMEOUT,
+                        metavar="S", help="Stop a query running longer than S seconds; the "
+                        f"call returns an error and the others go on. Default: "
+                        f"{DEFAULT_QUERY_TIMEOUT:g}.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--log-level", default="WARNING",
                         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
@@ -46,7 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not 0 < args.query_timeout < float("inf"):
+        parser.error(f"--query-timeout must be more than 0 seconds, got {args.query_timeout}")
     logging.basicConfig(level=args.log_level, stream=sys.stderr,
                         format="nitpicker-mcp %(levelname)s %(message)s")
     roots = []
@@ -69,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .server import NitpickerServer, ServerConfig
 
-    server = NitpickerServer(ServerConfig(roots=roots, default_archive=archive)).build()
+    server = NitpickerServer(ServerConfig(roots=roots, default_archive=archive,
+                                          query_timeout=args.query_timeout)).build()
 
     async def serve() -> None:
         async with stdio_server() as (read, write):

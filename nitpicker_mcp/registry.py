@@ -2,16 +2,21 @@
 
 Keyed by the resolved path; an entry is reopened when the file's identity (size, mtime,
 ctime, inode — of ``db.sqlite`` for a crawl directory) changes, so a re-crawl over the
-same name is seen. Closed on shutdown.
+same name is seen. The replaced archive is closed as soon as no call is reading it
+(keeping every replaced one open until shutdown ran a long-lived server out of file
+descriptors after a few dozen rewrites). Everything is closed on shutdown.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from nitpicker_query import Archive, open_archive
+from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT
 
 
 def _identity(path: Path) -> tuple[int, int, int, int]:
@@ -23,10 +28,12 @@ def _identity(path: Path) -> tuple[int, int, int, int]:
 class ArchiveRegistry:
     """Thread-safe cache of open :class:`Archive` objects."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> None:
+        self.query_timeout = query_timeout
         self._lock = threading.Lock()
         self._open: dict[Path, tuple[tuple[int, int, int, int], Archive]] = {}
         self._retired: list[Archive] = []
+        self._users: dict[int, int] = {}  # id(archive) → calls reading it now
 
     def get(self, path: Path) -> Archive:
         """The open archive for ``path`` (opened now if new or changed on disk)."""
@@ -38,14 +45,43 @@ class ArchiveRegistry:
             entry = self._open.get(path)
             if entry is not None and entry[0] == ident:
                 return entry[1]
-        archive = open_archive(path)  # outside the lock: extraction may take seconds
+        # outside the lock: extraction may take seconds
+        archive = open_archive(path, query_timeout=self.query_timeout)
         with self._lock:
             old = self._open.get(path)
             self._open[path] = (ident, archive)
             if old is not None:
-                # another call may still be reading it: close it at shutdown, not now
-                self._retired.append(old[1])
+                if self._users.get(id(old[1]), 0):
+                    self._retired.append(old[1])  # closed by the last call reading it
+                else:
+                    old[1].close()
         return archive
+
+    @contextlib.contextmanager
+    def using(self, path: Path) -> Iterator[Archive]:
+        """:meth:`get`, marking the archive in use until the block ends."""
+        while True:
+            archive = self.get(path)
+            with self._lock:
+                if archive in self._retired or not any(
+                        a is archive for _, a in self._open.values()):
+                    continue  # replaced between get and here: take the new one
+                self._users[id(archive)] = self._users.get(id(archive), 0) + 1
+            break
+        try:
+            yield archive
+        finally:
+            with self._lock:
+                left = self._users[id(archive)] - 1
+                if left:
+                    self._users[id(archive)] = left
+                else:
+                    del self._users[id(archive)]
+                done = not left and archive in self._retired
+                if done:
+                    self._retired.remove(archive)
+            if done:
+                archive.close()
 
     def close(self) -> None:
         with self._lock:

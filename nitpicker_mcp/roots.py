@@ -23,24 +23,56 @@ NO_ROOTS = (
 
 
 def roots_from_uris(uris: Iterable[str]) -> list[Path]:
-    """``file://`` URIs of client roots → real directory paths (other schemes ignored)."""
+    """``file://`` URIs of client roots → real directory paths (other schemes ignored).
+
+    A root on another host (``file://server/share``) is not a path of this machine, and
+    a NUL byte cannot be in one: either is refused with one clear line.
+    """
     result = []
     for uri in uris:
         parsed = urlparse(str(uri))
-        if parsed.scheme == "file":
-            result.append(Path(os.path.realpath(unquote(parsed.path))))
+        if parsed.scheme != "file":
+            continue
+        if parsed.netloc not in ("", "localhost"):
+            raise PathNotAllowed(f"Client root {str(uri)[:200]!r} names another host; only "
+                                 "local roots (file:///… or file://localhost/…) are allowed.")
+        path = unquote(parsed.path)
+        if "\x00" in path:
+            raise PathNotAllowed("A client root contains a NUL byte (%00); fix the root in "
+                                 "your MCP client's configuration.")
+        result.append(Path(os.path.realpath(path)))
     return result
 
 
+def inside(real: Path, allowed: Iterable[Path]) -> bool:
+    """True when the resolved ``real`` is one of ``allowed`` or below one."""
+    return any(real == root or root in real.parents for root in allowed)
+
+
 def check_allowed(path: str, roots: Iterable[Path]) -> Path:
-    """The resolved path if it lies inside one of ``roots``; else :class:`PathNotAllowed`."""
+    """The resolved path if it lies inside one of ``roots``; else :class:`PathNotAllowed`.
+
+    For a crawl directory the files SQLite will open (``db.sqlite`` and its ``-wal`` and
+    ``-shm``) must resolve inside the roots too: a symlinked ``db.sqlite`` would serve a
+    file from anywhere.
+    """
     allowed = [Path(os.path.realpath(r)) for r in roots]
     if not allowed:
         raise PathNotAllowed(NO_ROOTS)
+    if "\x00" in path:
+        raise PathNotAllowed("Archive path contains a NUL byte; pass the path as "
+                             "list_archives shows it.")
     real = Path(os.path.realpath(os.path.expanduser(path)))
-    for root in allowed:
-        if real == root or root in real.parents:
-            return real
+    if inside(real, allowed):
+        if real.is_dir():
+            for name in ("db.sqlite", "db.sqlite-wal", "db.sqlite-shm"):
+                member = real / name
+                if os.path.lexists(member) and not inside(
+                        Path(os.path.realpath(member)), allowed):
+                    raise PathNotAllowed(
+                        f"Crawl directory {real.name!r} has a {name} that points outside "
+                        "the allowed locations; refused.")
+        return real
     name = Path(path).name or path
     raise PathNotAllowed(
         f"Archive {name!r} is outside the allowed locations; move it under a --root "

@@ -11,9 +11,17 @@ from typing import Any
 
 from nitpicker_query.catalog import Param, QuerySpec
 
+MAX_PATH_LENGTH = 4096
+INT_RANGE = (-(2**31), 2**31 - 1)
+"""Bounds of every integer argument without tighter ones: SQLite integers are 64-bit and
+Python's are not bounded at all, so an unbounded schema let 2**63 through to an
+``OverflowError``."""
+
 ARCHIVE_PROPERTY: dict[str, Any] = {
     "type": "string",
     "minLength": 1,
+    "maxLength": MAX_PATH_LENGTH,
+    "pattern": "^[^\\x00]*$",
     "description": "Path of a .nitpicker file or of a crawl directory containing db.sqlite, "
     "inside the allowed locations (list_archives shows them). Example: "
     "/home/me/crawls/example.com.nitpicker.",
@@ -24,17 +32,15 @@ def param_schema(p: Param, default: Any = None) -> dict[str, Any]:
     """The schema of one option (``default`` overrides the catalog default for MCP)."""
     schema: dict[str, Any]
     if p.kind == "int":
-        schema = {"type": "integer"}
-        if p.minimum is not None:
-            schema["minimum"] = p.minimum
-        if p.maximum is not None:
-            schema["maximum"] = p.maximum
+        schema = {"type": "integer",
+                  "minimum": p.minimum if p.minimum is not None else INT_RANGE[0],
+                  "maximum": p.maximum if p.maximum is not None else INT_RANGE[1]}
     elif p.kind in ("flag", "tristate"):
         schema = {"type": "boolean"}
     elif p.kind == "choice":
         schema = {"type": "string", "enum": list(p.choices)}
     else:
-        schema = {"type": "string", "minLength": 1}
+        schema = {"type": "string", "minLength": 1, "maxLength": p.max_length}
     value = default if default is not None else p.default
     text = p.help
     if p.kind == "tristate":

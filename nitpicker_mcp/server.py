@@ -33,7 +33,9 @@ from mcp.types import (
 )
 
 from nitpicker_query import NitpickerError
+from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT, database_errors
 from nitpicker_query.exceptions import NotFound
+from nitpicker_query.terminal import escape
 
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
@@ -55,6 +57,7 @@ class ServerConfig:
 
     roots: list[Path] = field(default_factory=list)
     default_archive: Path | None = None
+    query_timeout: float = DEFAULT_QUERY_TIMEOUT
 
     @property
     def static_roots(self) -> list[Path]:
@@ -69,6 +72,13 @@ class _Validators:
         self.by_name = {
             t.name: jsonschema.Draft202012Validator(t.input_schema) for t in self.tools
         }
+
+
+def _integral_floats(arguments: dict[str, Any]) -> dict[str, Any]:
+    """``5.0`` as ``5``: JSON Schema counts it an integer, so it passes validation, and a
+    query must then get the integer the schema promised."""
+    return {k: int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**53 else v
+            for k, v in arguments.items()}
 
 
 def _argument_error(tool: str, error: jsonschema.ValidationError) -> ToolArgumentError:
@@ -142,9 +152,15 @@ def _bound_list(result: dict[str, Any]) -> tuple[dict[str, Any], str]:
     return out, "{" + ", ".join(parts) + "}"
 
 
+MAX_ERROR_CHARS = 1_000
+"""An error is one line a model can act on; a 1 MB argument echoed back is not."""
+
+
 def _error(message: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=mask_paths(message))],
-                          is_error=True)
+    text = escape(mask_paths(message))
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 1] + "…"
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
 class NitpickerServer:
@@ -152,7 +168,7 @@ class NitpickerServer:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.registry = ArchiveRegistry()
+        self.registry = ArchiveRegistry(query_timeout=config.query_timeout)
         self.validators = _Validators(config)
 
     async def list_tools(self, ctx: ServerRequestContext[Any],
@@ -194,7 +210,7 @@ class NitpickerServer:
             if tool is None:
                 raise UnknownTool(f"Unknown tool {name!r}; call tools/list for the "
                                   f"{len(TOOLS)} available tools.")
-            arguments = dict(params.arguments or {})
+            arguments = _integral_floats(dict(params.arguments or {}))
             error = next(iter(sorted(self.validators.by_name[name].iter_errors(arguments),
                                      key=lambda e: list(e.absolute_path))), None)
             if error is not None:
@@ -221,8 +237,8 @@ class NitpickerServer:
         path = await self._resolve(ctx, arguments.get("archive"))
 
         def work() -> Any:
-            archive = self.registry.get(path)
-            return tool.run(archive, options)
+            with self.registry.using(path) as archive, database_errors(archive):
+                return tool.run(archive, options)
 
         result = await anyio.to_thread.run_sync(work)
         if result is None:
@@ -252,8 +268,8 @@ class NitpickerServer:
         )
 
 
-def create_server(*, roots: list[Path] | None = None, archive: Path | None = None
-                  ) -> Server[Any]:
+def create_server(*, roots: list[Path] | None = None, archive: Path | None = None,
+                  query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> Server[Any]:
     """A configured low-level server (tests connect to it in-process)."""
-    return NitpickerServer(ServerConfig(roots=list(roots or []),
-                                        default_archive=archive)).build()
+    return NitpickerServer(ServerConfig(roots=list(roots or []), default_archive=archive,
+                                        query_timeout=query_timeout)).build()

@@ -17,16 +17,21 @@ import sqlite3
 import sys
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import cache, locks
-from .exceptions import ArchiveNotFound, NotAnArchive, UnsupportedFormat
-from .format import check_version
+from .exceptions import ArchiveNotFound, NotAnArchive, QueryTimeout, UnsupportedFormat
+from .format import FORMAT_TABLES, check_version
 
 COUNT_CACHE_SIZE = 512
+DEFAULT_QUERY_TIMEOUT = 60.0
+"""Seconds one SQL statement may run (``--query-timeout``): a stranger's archive can make
+any query slow, and one slow call must not hold a server for ever."""
+_PROGRESS_STEPS = 20_000  # SQLite VM steps between two deadline checks (~1 ms)
 
 
 def _is_nonempty(path: Path) -> bool:
@@ -51,15 +56,14 @@ def choose_connection(
                                               its ``-wal``/``-shm`` already exist)
     crawl dir, no crawler, no/empty WAL       ``immutable=1`` (``mode=ro`` would create
                                               ``-wal``/``-shm`` beside the user's file)
-    crawl dir, no crawler, WAL and ``-shm``   ``mode=ro`` (nothing new is created)
-    crawl dir, no crawler, WAL, no ``-shm``   copy ``db.sqlite`` + WAL to a private temp
-                                              dir and open the copy ``mode=ro``
+    crawl dir, no crawler, non-empty WAL      copy ``db.sqlite`` + WAL to a private temp
+                                              dir and open the copy ``mode=ro``: even with
+                                              ``-shm`` present, ``mode=ro`` rewrites it
     ========================================  =====================================
 
     ``immutable=1`` ignores the WAL, so it is used only where the WAL is empty.
     """
     wal = db.with_name(db.name + "-wal")
-    shm = db.with_name(db.name + "-shm")
     has_wal = _is_nonempty(wal)
     if from_cache:
         return (_uri(db, "mode=ro") if has_wal else _uri(db, "immutable=1")), None
@@ -67,8 +71,6 @@ def choose_connection(
         return _uri(db, "mode=ro"), None
     if not has_wal:
         return _uri(db, "immutable=1"), None
-    if shm.exists():
-        return _uri(db, "mode=ro"), None
     private = Path(tempfile.mkdtemp(prefix="nitpicker-py-stub-"))
     shutil.copy2(db, private / "db.sqlite")
     shutil.copy2(wal, private / "db.sqlite-wal")
@@ -100,8 +102,10 @@ class Archive:
         *,
         crawler_pid: int | None,
         owned_dir: Path | None = None,
+        query_timeout: float = DEFAULT_QUERY_TIMEOUT,
     ) -> None:
         self.path = path
+        self.query_timeout = query_timeout
         self.mode = mode
         self.directory = directory
         self.crawler_pid = crawler_pid
@@ -120,7 +124,8 @@ class Archive:
         self._tables: frozenset[str] = frozenset()
         self._columns: dict[str, tuple[str, ...]] = {}
         try:
-            self._validate()
+            with database_errors(self):
+                self._validate()
         except BaseException:
             self.close()
             raise
@@ -136,6 +141,7 @@ class Archive:
             raise NotAnArchive("Archive is closed.", self.path)
         try:
             conn = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+            conn.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)
             conn.execute("PRAGMA query_only = ON")
             conn.execute("PRAGMA cache_size = -65536")
             conn.execute("PRAGMA mmap_size = 268435456")
@@ -150,9 +156,19 @@ class Archive:
             self._connections.append(conn)
         return conn
 
+    def _past_deadline(self) -> int:
+        """SQLite's progress handler: non-zero interrupts the running statement."""
+        started = getattr(self._local, "started", None)
+        return int(started is not None and time.monotonic() - started > self.query_timeout)
+
+    def _start(self) -> sqlite3.Connection:
+        conn = self.connection()
+        self._local.started = time.monotonic()
+        return conn
+
     def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        """Run one statement on this thread's connection."""
-        return self.connection().execute(sql, params)
+        """Run one statement on this thread's connection, within the deadline."""
+        return self._start().execute(sql, params)
 
     def count(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a ``SELECT count(*) …`` and return the number, memoised when safe.
@@ -201,7 +217,7 @@ class Archive:
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """All rows as plain tuples: for hot loops, where name lookups in
         :class:`sqlite3.Row` would cost more than the query (≈ 9 µs per 36-column row)."""
-        cursor = self.connection().cursor()
+        cursor = self._start().cursor()
         cursor.row_factory = None
         return cursor.execute(sql, params).fetchall()
 
@@ -225,6 +241,7 @@ class Archive:
                 f"database: {exc}): {display}", self.path,
             ) from exc
         self._tables = frozenset(r["name"] for r in names)
+        self._check_kinds()
         if "info" not in self._tables:
             raise NotAnArchive(
                 f"Not a Nitpicker archive database (no info table): {display}", self.path
@@ -248,9 +265,42 @@ class Archive:
                 f"Archive claims format {self.version} but lacks the 0.10 tables: {display}",
                 found=self.version, supported="0.10.x", reason="unknown", path=self.path,
             )
+        self._check_columns()
         self.name: str | None = row["name"] if "name" in info_columns else None
         self.base_url: str | None = row["baseUrl"] if "baseUrl" in info_columns else None
         self.info: dict[str, Any] = dict(row)
+
+    def _check_kinds(self) -> None:
+        """The format's tables (format.FORMAT_TABLES) must be plain tables, checked before
+        any of them is read: a view named ``anchors`` over an endless recursive CTE would
+        hang every links query; a virtual table needs a module we do not load."""
+        rows = self.execute(
+            "SELECT name, type, coalesce(sql, '') FROM sqlite_master "
+            "WHERE type IN ('table', 'view')").fetchall()
+        for name, kind, sql in (tuple(r) for r in rows):
+            if name in FORMAT_TABLES and (
+                    kind != "table" or str(sql).lstrip().upper().startswith("CREATE VIRTUAL")):
+                what = "a view" if kind == "view" else "a virtual table"
+                raise NotAnArchive(f"Not a Nitpicker archive database (table {name} is "
+                                   f"{what}): {self.path.name}", self.path)
+
+    def _check_columns(self) -> None:
+        """Each present format table has the columns queries cannot do without."""
+        for name, needed in FORMAT_TABLES.items():
+            if name not in self._tables:
+                continue
+            try:
+                have = set(self.columns_uncached(name))
+            except sqlite3.Error as exc:
+                raise NotAnArchive(f"Not a Nitpicker archive database (table {name}: "
+                                   f"{exc}): {self.path.name}", self.path) from exc
+            missing = [c for c in needed if c not in have]
+            if missing:
+                raise NotAnArchive(f"Not a Nitpicker archive database (table {name} lacks "
+                                   f"column {missing[0]}): {self.path.name}", self.path)
+
+    def columns_uncached(self, table: str) -> tuple[str, ...]:
+        return tuple(r[1] for r in self.execute(f'PRAGMA table_info("{table}")').fetchall())
 
     # ------------------------------------------------------------------ lifetime
 
@@ -327,7 +377,30 @@ def _key_for(path: Path) -> str:
     return key
 
 
-def open_archive(path: str | os.PathLike[str]) -> Archive:
+@contextlib.contextmanager
+def database_errors(archive: Archive) -> Iterator[None]:
+    """SQLite errors met while querying ``archive`` as one-line archive errors.
+
+    A statement past the deadline is :class:`QueryTimeout`; anything else SQLite says
+    about a stranger's file (malformed, an unknown collation or function, a missing
+    module) is :class:`NotAnArchive` naming the archive — never an internal error.
+    """
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if "interrupted" in str(exc):
+            raise QueryTimeout(
+                f"Query stopped after {archive.query_timeout:g} s (--query-timeout): the "
+                f"archive makes it too slow: {archive.path.name}", archive.path) from None
+        raise NotAnArchive(f"Archive database error ({exc}): {archive.path.name}",
+                           archive.path) from exc
+    except sqlite3.DatabaseError as exc:
+        raise NotAnArchive(f"Archive database error ({exc}): {archive.path.name}",
+                           archive.path) from exc
+
+
+def open_archive(path: str | os.PathLike[str], *,
+                 query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> Archive:
     """Open a ``.nitpicker`` file or a crawl directory containing ``db.sqlite``, read-only.
 
     A file is extracted safely into the cache (once: later opens of the unchanged file
@@ -349,13 +422,14 @@ def open_archive(path: str | os.PathLike[str]) -> Archive:
                 "Showing a read-only view — data may be incomplete.",
                 file=sys.stderr,
             )
-        return Archive(p, "stub", p, crawler_pid=pid)
+        return Archive(p, "stub", p, crawler_pid=pid, query_timeout=query_timeout)
     real = p.resolve()
     if cache.cache_disabled():
         directory = cache.extract_private(real)
-        return Archive(p, "archive", directory, crawler_pid=None, owned_dir=directory.parent)
+        return Archive(p, "archive", directory, crawler_pid=None, owned_dir=directory.parent,
+                       query_timeout=query_timeout)
     directory = cache.ensure_extracted(real, _key_for(real))
-    return Archive(p, "archive", directory, crawler_pid=None)
+    return Archive(p, "archive", directory, crawler_pid=None, query_timeout=query_timeout)
 
 
 @contextlib.contextmanager

@@ -60,6 +60,9 @@ class Param:
     minimum: int | None = None
     maximum: int | None = None
     example: Any = None
+    max_length: int = 8192
+    """Longest text value (``str`` kind): URLs are shorter, and SQLite refuses LIKE
+    patterns over 50,000 bytes with an error no user should meet."""
 
     @property
     def camel(self) -> str:

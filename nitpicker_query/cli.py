@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__, cache
-from .archive import open_archive
+from .archive import DEFAULT_QUERY_TIMEOUT, database_errors, open_archive
 from .catalog import QUERIES, Param, QuerySpec
 from .exceptions import NitpickerError, NotFound
 from .render import FORMATS, render
@@ -54,6 +54,10 @@ def _add_output(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--pretty", action="store_true", help="Indent JSON output.")
     group.add_argument("--debug", action="store_true",
                        help="Show a traceback on unexpected errors.")
+    group.add_argument("--query-timeout", type=float, default=DEFAULT_QUERY_TIMEOUT,
+                       metavar="S", help="Stop a query that runs longer than S seconds "
+                       f"(a hostile archive can make any query slow). Default: "
+                       f"{DEFAULT_QUERY_TIMEOUT:g}.")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,6 +102,9 @@ def check_ranges(parser: argparse.ArgumentParser, spec: QuerySpec,
     """Out-of-range values are usage errors naming the flag (exit 2), before any work."""
     for p in spec.params:
         value = getattr(args, p.name, None)
+        if p.kind == "str" and isinstance(value, str) and len(value) > p.max_length:
+            parser.error(f"{p.flag} must be at most {p.max_length} characters, got "
+                         f"{len(value)}")
         if p.kind != "int" or value is None:
             continue
         low, high = p.minimum, p.maximum
@@ -113,7 +120,8 @@ def run(spec: QuerySpec, args: argparse.Namespace) -> Any:
     """Open the archive, call the query with the parsed options, map None to NotFound."""
     options = {p.name: getattr(args, p.name) for p in spec.params
                if getattr(args, p.name) is not None}
-    with open_archive(args.archive) as archive:
+    with open_archive(args.archive, query_timeout=args.query_timeout) as archive, \
+            database_errors(archive):
         result = spec.function(archive, **options)
     if result is None and spec.not_found:
         raise NotFound(spec.not_found.format(**options))
@@ -126,6 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     spec: QuerySpec | None = args.spec
     if spec is not None:
         check_ranges(args.parser, spec, args)
+        if not 0 < args.query_timeout < float("inf"):
+            args.parser.error(f"--query-timeout must be more than 0 seconds, got "
+                              f"{args.query_timeout}")
     try:
         if spec is None:
             result = cache.report(args.action)

@@ -72,6 +72,10 @@ class UnsupportedFormat(ArchiveError):
         self.reason = reason
 
 
+class QueryTimeout(ArchiveError):
+    """A statement ran past the archive's deadline (``--query-timeout``)."""
+
+
 class InvalidArgument(NitpickerError, ValueError):
     """A query option is out of range, of the wrong type, or not one of the allowed values."""
 

@@ -10,12 +10,15 @@ they stay inside the destination; we accept regular files and directories only.
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 import tarfile
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
+from typing import Any
 
-from .exceptions import NotAnArchive, UnsafeArchive
+from .exceptions import ArchiveError, NotAnArchive, UnsafeArchive
 
 READER_MEMBERS = frozenset({"db.sqlite", "db.sqlite-wal", "error.log"})
 """Files under ``<inner>/`` a reader needs; everything else stays in the tar."""
@@ -70,8 +73,15 @@ def scan(tf: tarfile.TarFile, display_name: str) -> tuple[str, list[tuple[tarfil
         ) from exc
     checked: list[tuple[tarfile.TarInfo, tuple[str, ...]]] = []
     inner: str | None = None
+    archive_size = _size_of(tf)
     for member in members:
         parts = _clean_name(member)
+        if member.issparse() or member.size > archive_size:
+            # a sparse member (GNU/PAX) may claim gigabytes the tar does not hold: writing
+            # it out would fill the disk with zeros no query reads
+            raise UnsafeArchive(
+                f"Unsafe archive member refused: {member.name} (claims {member.size} bytes"
+                f"{', sparse' if member.issparse() else ''}; the tar holds {archive_size})")
         if _is_pseudo(parts[0]):
             continue
         checked.append((member, parts))
@@ -107,6 +117,14 @@ def scan(tf: tarfile.TarFile, display_name: str) -> tuple[str, list[tuple[tarfil
     if "db.sqlite" not in seen:
         raise NotAnArchive(f"Archive has no db.sqlite: {display_name}")
     return inner, result
+
+
+def _size_of(tf: tarfile.TarFile) -> int:
+    fileobj: Any = tf.fileobj
+    try:
+        return os.fstat(fileobj.fileno()).st_size
+    except (AttributeError, OSError, ValueError):
+        return DEFAULT_SIZE_CEILING
 
 
 def open_tar(path: Path) -> tarfile.TarFile:
@@ -155,11 +173,15 @@ def extract(
                 with source, open(target, "wb") as out:
                     shutil.copyfileobj(source, out, _COPY_CHUNK)
                     written = out.tell()
-            except (tarfile.TarError, EOFError, OSError) as exc:
+            except (tarfile.TarError, EOFError) as exc:
                 raise NotAnArchive(
                     f"Not a Nitpicker archive (the tar is truncated or corrupt): {path.name}",
                     path,
                 ) from exc
+            except OSError as exc:  # the disk or the process, not the archive: say which
+                raise ArchiveError(
+                    f"Cannot extract {path.name}: {exc.strerror or exc} "
+                    f"({errno.errorcode.get(exc.errno or 0, 'error')})", path) from exc
             if written != member.size:
                 raise NotAnArchive(
                     f"Not a Nitpicker archive (the tar is truncated or corrupt): {path.name}",

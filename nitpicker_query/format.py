@@ -298,6 +298,29 @@ run is going on or after a crash."""
 
 STOP_REASONS = ("complete", "max-pages", "interrupted")
 
+FORMAT_TABLES: dict[str, tuple[str, ...]] = {
+    "info": ("id", "version"),
+    "pages": ("id", "url", "redirectDestId", "scraped", "isExternal", "status",
+              "contentType", "title"),
+    "anchors": ("pageId", "hrefId"),
+    "images": ("pageId", "src"),
+    "resources": ("id", "url"),
+    "resources-referrers": ("resourceId", "pageId"),
+    "page_errors": ("pageId", "message"),
+    "crawl_errors": ("url", "message"),
+    "page_tags": ("pageId",),
+    "page_jsonld": ("pageId",),
+    "page_html_blobs": ("hash", "body", "codec"),
+    "page_html_ref": ("page_id", "hash"),
+    "dedupe_cap_events": ("id", "shape_key", "signature"),
+    "page_signatures": ("page_id", "signature", "shape_signature"),
+    "crawl_runs": ("id", "stopReason", "options"),
+}
+"""The tables queries read, with the columns they cannot do without. A reader refuses an
+archive where one of these names is a view or a virtual table (a view can be an endless
+recursive query; a virtual table needs code we do not load) or lacks one of its columns.
+``info`` and ``pages`` must exist; the others are optional."""
+
 
 def dedupe_cap_events_ddl() -> str:
     """``create table`` for ``dedupe_cap_events``, rendered knex-style."""

@@ -40,14 +40,29 @@ def encode_html(html: str, codec: str = "zstd") -> EncodedHtml:
     return EncodedHtml(hashlib.sha256(raw).digest(), body, codec, len(raw), len(body))
 
 
-def decode_html(body: bytes, codec: str) -> str:
-    """Decode a stored body; an unknown codec or a broken frame is an archive error."""
+DECODE_LIMIT = 32 * 1024 * 1024
+"""Most bytes of HTML ever decompressed for one answer. A stranger's archive can hold a
+zstd frame of 10 GiB of zeros in a few kilobytes; real pages are far below this."""
+
+
+def decode_html(body: bytes, codec: str, *, limit: int = DECODE_LIMIT) -> tuple[str, bool]:
+    """Decode a stored body, at most ``limit`` bytes of it; return ``(html, complete)``.
+
+    An unknown codec, a body that is not bytes or a broken frame is an archive error.
+    """
+    if isinstance(body, str):  # a TEXT value where a BLOB belongs: take it as written
+        body = body.encode("utf-8", errors="surrogatepass")
+    if not isinstance(body, bytes | bytearray | memoryview):
+        raise NotAnArchive("Stored HTML is not a blob (page_html_blobs.body).")
     if codec == "none":
-        return bytes(body).decode("utf-8", errors="replace")
-    if codec == "zstd":
+        raw = bytes(body[: limit + 1])
+    elif codec == "zstd":
         try:
-            raw = zstandard.ZstdDecompressor().decompressobj().decompress(bytes(body))
+            reader = zstandard.ZstdDecompressor().stream_reader(bytes(body))
+            raw = reader.read(limit + 1)
         except zstandard.ZstdError as exc:
             raise NotAnArchive(f"Stored HTML is not a valid zstd frame ({exc}).") from exc
-        return raw.decode("utf-8", errors="replace")
-    raise NotAnArchive(f"Unknown page_html_blobs.codec: {codec}")
+    else:
+        raise NotAnArchive(f"Unknown page_html_blobs.codec: {str(codec)[:40]}")
+    complete = len(raw) <= limit
+    return raw[:limit].decode("utf-8", errors="replace"), complete

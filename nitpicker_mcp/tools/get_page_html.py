@@ -1,6 +1,6 @@
 """Tool ``get_page_html``."""
 
-from ..schema import BOOL, INT, STR, object_output
+from ..schema import BOOL, NINT, STR, object_output
 from ._base import query_tool
 
 TOOL = query_tool(
@@ -13,6 +13,6 @@ TOOL = query_tool(
     pages, files and failures do not.""",
     output_schema=object_output(["url", "html", "truncated", "totalLength"],
                                 {"url": STR, "html": STR, "truncated": BOOL,
-                                 "totalLength": INT}),
+                                 "totalLength": NINT}),
     defaults={"max_length": 30_000},
 )

@@ -3,18 +3,35 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from nitpicker_query import NitpickerError, locks
+from nitpicker_query.archive import database_errors
+from nitpicker_query.catalog import Param, QuerySpec
 from nitpicker_query.format import NOT_SKIPPED, loose_page
+from nitpicker_query.paging import MAX_LIMIT, check_paging, envelope
 
 from ..registry import ArchiveRegistry
+from ..roots import check_allowed
 from ..schema import STR, item, list_output
 from ._base import ToolDef, prose
 
 MAX_DEPTH = 3  # directory levels searched below each root
 MAX_FOUND = 200
+
+
+def _openable(path: Path, roots: list[Path]) -> bool:
+    """Only what a tool would open: inside the roots once resolved, and a regular file
+    (an archive, or a crawl directory's ``db.sqlite``) — a FIFO named ``x.nitpicker``
+    would block the reader for ever."""
+    try:
+        check_allowed(str(path), roots)
+        target = path / "db.sqlite" if path.is_dir() else path
+        return stat.S_ISREG(os.stat(target).st_mode)
+    except (NitpickerError, OSError):
+        return False
 
 
 def _candidates(root: Path) -> list[Path]:
@@ -44,29 +61,29 @@ def describe(path: Path, registry: ArchiveRegistry) -> dict[str, Any]:
         holder = locks.probe(path)
         entry["liveCrawl"] = bool(holder and holder.alive)
     try:
-        archive = registry.get(path)
-        entry["baseUrl"] = archive.base_url
-        entry["formatVersion"] = archive.version
-        entry["pages"] = archive.count(
-            f"SELECT count(*) FROM pages WHERE {loose_page('pages')} AND {NOT_SKIPPED}")
+        with registry.using(path) as archive, database_errors(archive):
+            entry["baseUrl"] = archive.base_url
+            entry["formatVersion"] = archive.version
+            entry["pages"] = archive.count(
+                f"SELECT count(*) FROM pages WHERE {loose_page('pages')} AND {NOT_SKIPPED}")
     except NitpickerError as exc:
         entry["error"] = str(exc)
+    except OSError as exc:  # one unreadable archive is one item, not a failed listing
+        entry["error"] = f"Cannot read {path.name}: {exc.strerror or exc}"
     return entry
 
 
 def _run(target: tuple[list[Path], ArchiveRegistry], options: dict[str, Any]
          ) -> dict[str, Any]:
     roots, registry = target
-    seen: set[Path] = set()
-    items = []
+    limit, offset = check_paging(options.get("limit", 100), options.get("offset", 0))
+    paths: set[Path] = set()
     for root in roots:
-        for path in _candidates(root):
-            if path not in seen:
-                seen.add(path)
-                items.append(describe(path, registry))
-    items.sort(key=lambda e: e["archive"])
-    return {"roots": [str(r) for r in roots], "items": items, "total": len(items),
-            "limit": max(1, len(items)), "offset": 0, "nextOffset": None}
+        paths.update(p for p in _candidates(root) if _openable(p, roots))
+    ordered = sorted(paths, key=str)
+    items = [describe(path, registry) for path in ordered[offset:offset + limit]]
+    return {"roots": [str(r) for r in roots],
+            **envelope(items, len(ordered), limit, offset)}
 
 
 TOOL = ToolDef(
@@ -82,5 +99,10 @@ TOOL = ToolDef(
         roots={"type": "array", "items": STR},
     ),
     run=_run,
+    spec=QuerySpec("list_archives", "list-archives", _run, "", (
+        Param("limit", "int", f"Items per page, 1–{MAX_LIMIT}.", default=100, minimum=1,
+              maximum=MAX_LIMIT, example=20),
+        Param("offset", "int", "Items to skip; use the previous result's nextOffset.",
+              default=0, minimum=0, example=100))),
     needs_archive=False,
 )

@@ -33,8 +33,10 @@ def get_page_html(
     """The HTML the crawler stored for this exact URL, cut to ``max_length``.
 
     Returns ``{url, html, truncated, totalLength}`` — ``totalLength`` and ``max_length``
-    count UTF-16 code units like upstream — or None when the URL is not in the archive
-    or has no stored HTML (non-HTML files, external pages, failures).
+    count UTF-16 code units like upstream; ``totalLength`` is null for a snapshot larger
+    than 32 MiB decoded, which is never decompressed whole (a zstd bomb would be) — or
+    None when the URL is not in the archive or has no stored HTML (non-HTML files,
+    external pages, failures).
 
     Upstream: ``get-page-html.ts`` (default ``maxLength`` 100,000).
     """
@@ -49,5 +51,8 @@ def get_page_html(
         ).fetchone()
     if row is None:
         return None
-    html, total, truncated = _utf16_cut(decode_html(row["body"], row["codec"]), max_length)
+    text, complete = decode_html(row["body"], row["codec"])  # never a whole bomb
+    html, total, truncated = _utf16_cut(text, max_length)
+    if not complete:  # larger than we decode: its length is unknown
+        return {"url": url, "html": html, "truncated": True, "totalLength": None}
     return {"url": url, "html": html, "truncated": truncated, "totalLength": total}
