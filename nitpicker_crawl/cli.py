@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from nitpicker_query import NitpickerError, __version__, locks
 from nitpicker_query.exceptions import ArchiveBusy
 from nitpicker_query.queries._common import json_list
-from nitpicker_query.terminal import CliParser
+from nitpicker_query.terminal import CliParser, escape
 
 from .archive import ArchiveWriter
 from .crawler import Crawler
@@ -211,7 +211,7 @@ def _check_output(parser: argparse.ArgumentParser, output: Path, *, overwrite: b
 
 
 def _fail(message: str, code: int = 1) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    print(f"{PROG}: error: {escape(message)}", file=sys.stderr)
     return code
 
 

@@ -73,15 +73,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"nitpicker-mcp: error: --archive: {exc}", file=sys.stderr)
             return 2
 
-    from mcp.server.stdio import stdio_server
-
     from .server import NitpickerServer, ServerConfig
+    from .transport import checked_stdio
 
     server = NitpickerServer(ServerConfig(roots=roots, default_archive=archive,
                                           query_timeout=args.query_timeout)).build()
 
     async def serve() -> None:
-        async with stdio_server() as (read, write):
+        async with checked_stdio() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     try:

@@ -36,10 +36,12 @@ from nitpicker_query import NitpickerError
 from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT, database_errors
 from nitpicker_query.exceptions import NotFound
 from nitpicker_query.terminal import escape
+from nitpicker_query.values import jsonable
 
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
 from .roots import NO_ROOTS, check_allowed, roots_from_uris
+from .schema import ARCHIVE_PROPERTY
 from .tools import BY_NAME, TOOLS
 from .tools._base import ToolDef
 
@@ -87,10 +89,16 @@ def _argument_error(tool: str, error: jsonschema.ValidationError) -> ToolArgumen
         return ToolArgumentError(f"Invalid arguments for {tool}: {error.message}. "
                                  "Check the tool's input schema for the allowed names.")
     prefix = f"{where}: " if where else ""
+    if error.validator == "maxLength":  # never echo the (long) value back
+        return ToolArgumentError(f"Invalid arguments for {tool}: {prefix}is too long (at "
+                                 f"most {error.validator_value} characters).")
+    if error.validator == "pattern" and error.validator_value == ARCHIVE_PROPERTY["pattern"]:
+        return ToolArgumentError(f"Invalid arguments for {tool}: {prefix}contains a NUL "
+                                 "byte; pass the path as list_archives shows it.")
     return ToolArgumentError(f"Invalid arguments for {tool}: {prefix}{error.message}.")
 
 
-_encode = json.JSONEncoder(ensure_ascii=False).encode
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 """``json.dumps(value, ensure_ascii=False)`` without building an encoder per call."""
 
 
@@ -99,11 +107,22 @@ def bound(result: Any) -> tuple[Any, str]:
 
     Lists return fewer items (``nextOffset`` then points at the first one left out);
     HTML is cut further and marked ``truncated``; the link lists of a page detail are
-    shortened (their ``*Total`` counts stay exact). The text is returned for reuse as the
-    result's text copy, so the common case costs one ``json.dumps``.
+    shortened (their ``*Total`` counts stay exact). When that is not enough — one item,
+    or one value, larger than the bound — long strings are cut, marked in the text and
+    by ``stringsCut: true``, so a page always holds at least one item. The text is
+    returned for reuse as the result's text copy, so the common case costs one
+    ``json.dumps``.
     """
     if isinstance(result, dict) and isinstance(result.get("items"), list):
-        return _bound_list(result)
+        out, text = _bound_list(result)
+        if out["items"] or not result["items"]:
+            return out, text
+        # not even one item fits: its long strings are cut, so every page makes progress
+        for cap in STRING_CAPS:
+            out, text = _bound_list({**cut_strings(result, cap), "stringsCut": True})
+            if out["items"]:
+                return out, text
+        return out, text
     text = _encode(result)
     if len(text) <= MAX_STRUCTURED_CHARS or not isinstance(result, dict):
         return result, text
@@ -118,7 +137,30 @@ def bound(result: Any) -> tuple[Any, str]:
             while isinstance(result.get(key), list) and result[key] and (
                     len(_encode(result)) > MAX_STRUCTURED_CHARS):
                 result[key] = result[key][: len(result[key]) // 2]
-    return result, _encode(result)
+    text = _encode(result)
+    for cap in STRING_CAPS:  # still over: a stranger's 100,000-character baseUrl
+        if len(text) <= MAX_STRUCTURED_CHARS:
+            break
+        result = {**cut_strings(result, cap), "stringsCut": True}
+        text = _encode(result)
+    return result, text
+
+
+STRING_CAPS = (4_000, 500, 80)
+"""Lengths long strings are cut to, in turn, when a result is still over the bound."""
+
+
+def cut_strings(value: Any, cap: int) -> Any:
+    """``value`` with every string longer than ``cap`` cut and marked
+    (``…[+N characters]``); the result then says ``stringsCut: true``."""
+    if isinstance(value, str):
+        return value if len(value) <= cap else (
+            f"{value[:cap]}…[+{len(value) - cap} characters]")
+    if isinstance(value, dict):
+        return {k: cut_strings(v, cap) for k, v in value.items()}
+    if isinstance(value, list):
+        return [cut_strings(v, cap) for v in value]
+    return value
 
 
 def _bound_list(result: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -222,7 +264,10 @@ class NitpickerServer:
             log.exception("tool %s failed", name)
             return _error(f"Internal error in {name} ({type(exc).__name__}); this is a bug in "
                           "nitpicker-mcp, details are in the server log.")
-        result, text = bound(result)
+        try:
+            result, text = bound(result)
+        except (ValueError, TypeError):  # bytes or NaN from a stranger's archive
+            result, text = bound(jsonable(result))
         return CallToolResult(content=[TextContent(type="text", text=text)],
                               structured_content=result)
 

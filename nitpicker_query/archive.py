@@ -14,6 +14,7 @@ import contextlib
 import os
 import shutil
 import sqlite3
+import stat
 import sys
 import tempfile
 import threading
@@ -331,11 +332,14 @@ def classify(path: Path) -> str:
     """``archive`` or ``stub``, or raise with the messages of ARCHIVE-FORMAT.md §2.1."""
     text = str(path)
     try:
-        path.stat()
-    except OSError:
+        st = path.stat()
+    except (OSError, ValueError):  # ValueError: a NUL byte in the path
         raise ArchiveNotFound(
             f"Archive path not found or not readable: {path.name or text}", path
         ) from None
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+        # a FIFO or a device would block the first read for ever
+        raise NotAnArchive(f"Not a regular file or directory: {path.name}", path)
     if text.endswith(".nitpicker"):
         if path.is_dir():
             if (path / "db.sqlite").is_file():

@@ -2,7 +2,8 @@
 
 A list result (``{items, total, …}``) renders as one row per item; any other object as
 key/value rows. JSON and JSONL are complete and exact, for piping (``NaN`` and
-``Infinity``, which JSON has no word for, become ``null``). Tables are for reading in a
+``Infinity``, which JSON has no word for, become ``null``; a BLOB where text belongs,
+text: :func:`~nitpicker_query.values.jsonable`). Tables are for reading in a
 terminal, so they fit its width: long columns are narrowed, the widest first (URLs and
 keys wrap onto more lines, other text is cut with ``…``), a column empty in every row is
 left out, times
@@ -13,12 +14,12 @@ file), and a table that shows part of a list says how to see the rest.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, TextIO
 
 from tabulate import tabulate
 
 from .terminal import escape, fit, local_time
+from .values import jsonable
 
 FORMATS = ("json", "table", "jsonl")
 MIN_COLUMN = 8
@@ -30,22 +31,11 @@ def is_list_result(result: Any) -> bool:
     return isinstance(result, dict) and "items" in result and "total" in result
 
 
-def _finite(value: Any) -> Any:
-    """``value`` with every non-finite float replaced by None (valid JSON)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
-
-
 def _dumps(value: Any, pretty: bool = False) -> str:
     try:
         return _dumps_strict(value, pretty)
-    except ValueError:  # NaN / Infinity somewhere: rare, so only then walk the value
-        return _dumps_strict(_finite(value), pretty)
+    except (ValueError, TypeError):  # NaN, Infinity, bytes: rare, so only then walk it
+        return _dumps_strict(jsonable(value), pretty)
 
 
 def _dumps_strict(value: Any, pretty: bool) -> str:

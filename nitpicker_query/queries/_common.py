@@ -27,7 +27,7 @@ def json_object(value: Any) -> dict[str, Any]:
         return {}
     try:
         parsed = json.loads(value) if isinstance(value, str | bytes) else value
-    except ValueError:
+    except (ValueError, RecursionError):  # a stranger's column: garbage, or nested 10⁵ deep
         return {}
     return parsed if isinstance(parsed, dict) else {}
 
@@ -38,7 +38,7 @@ def json_list(value: Any) -> list[Any]:
         return []
     try:
         parsed = json.loads(value) if isinstance(value, str | bytes) else value
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     return parsed if isinstance(parsed, list) else []
 

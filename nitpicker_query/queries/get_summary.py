@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -47,13 +48,29 @@ def _failure_messages(a: Archive) -> dict[str, str | None]:
     missing = [u for u, m in messages.items() if m is None]
     log = a.error_log
     if missing and log is not None:
+        # each URL-looking token of a line is looked up: linear in the log, whatever the
+        # number of failures (a substring test per failure per line was not)
         wanted = set(missing)
         with open(log, encoding="utf-8", errors="replace") as fh:
             for line in fh:
-                for url in wanted:
-                    if url in line:
-                        messages[url] = line.strip()
+                for token in _URL_TOKEN.findall(line):
+                    for url in (token, token.rstrip(".,;:)]}'\"")):
+                        if url in wanted:
+                            messages[url] = line.strip()
     return messages
+
+
+_URL_TOKEN = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
+
+
+def _status(value: Any) -> int | None:
+    """A status as stored, or None when it is not an integer (``'abc'``, a BLOB): a
+    stranger's value must not break the summary, and is counted with the unknown ones."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
 
 
 def get_summary(archive: Archive | str) -> dict[str, Any]:
@@ -88,12 +105,14 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
                 internal += r["n"]
             elif r["isExternal"] == 1:
                 external += r["n"]
-            by_status[r["status"]] += r["n"]
+            by_status[_status(r["status"])] += r["n"]
         distribution: list[dict[str, Any]] = []
         for status in sorted(by_status, key=lambda s: (s is None, s if s is not None else 0)):
             entry: dict[str, Any] = {"status": status, "count": by_status[status]}
             if status == -1:
-                kinds = Counter(classify_error_kind(m) for m in _failure_messages(a).values())
+                kinds = Counter(classify_error_kind(m if m is None or isinstance(m, str)
+                                                    else str(m))
+                                for m in _failure_messages(a).values())
                 entry["errorKindBreakdown"] = [
                     {"kind": k, "count": n}
                     for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
