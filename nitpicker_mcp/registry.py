@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from nitpicker_query import Archive, open_archive
@@ -35,8 +35,12 @@ class ArchiveRegistry:
         self._retired: list[Archive] = []
         self._users: dict[int, int] = {}  # id(archive) → calls reading it now
 
-    def get(self, path: Path) -> Archive:
-        """The open archive for ``path`` (opened now if new or changed on disk)."""
+    def get(self, path: Path, allowed: Callable[[Path], bool] | None = None) -> Archive:
+        """The open archive for ``path`` (opened now if new or changed on disk).
+
+        ``allowed`` checks where the opened file really is (``open_archive``'s check
+        against a path swapped after it was validated).
+        """
         try:
             ident = _identity(path)
         except OSError:
@@ -46,7 +50,7 @@ class ArchiveRegistry:
             if entry is not None and entry[0] == ident:
                 return entry[1]
         # outside the lock: extraction may take seconds
-        archive = open_archive(path, query_timeout=self.query_timeout)
+        archive = open_archive(path, query_timeout=self.query_timeout, allowed=allowed)
         with self._lock:
             old = self._open.get(path)
             self._open[path] = (ident, archive)
@@ -58,10 +62,11 @@ class ArchiveRegistry:
         return archive
 
     @contextlib.contextmanager
-    def using(self, path: Path) -> Iterator[Archive]:
+    def using(self, path: Path, allowed: Callable[[Path], bool] | None = None
+              ) -> Iterator[Archive]:
         """:meth:`get`, marking the archive in use until the block ends."""
         while True:
-            archive = self.get(path)
+            archive = self.get(path, allowed)
             with self._lock:
                 if archive in self._retired or not any(
                         a is archive for _, a in self._open.values()):

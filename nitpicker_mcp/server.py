@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -40,7 +41,7 @@ from nitpicker_query.values import jsonable
 
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
-from .roots import NO_ROOTS, check_allowed, roots_from_uris
+from .roots import NO_ROOTS, check_allowed, inside, roots_from_uris
 from .schema import ARCHIVE_PROPERTY
 from .tools import BY_NAME, TOOLS
 from .tools._base import ToolDef
@@ -230,19 +231,23 @@ class NitpickerServer:
             return []
         return roots_from_uris(str(r.uri) for r in result.roots)
 
-    async def _resolve(self, ctx: ServerRequestContext[Any], given: str | None) -> Path:
+    async def _resolve(self, ctx: ServerRequestContext[Any], given: str | None
+                       ) -> tuple[Path, list[Path]]:
+        """The archive's resolved path and the roots that allowed it."""
+        static = self.config.static_roots
         if given is None:
             if self.config.default_archive is None:
                 raise ToolArgumentError("Missing archive: pass the archive path (see "
                                         "list_archives), or start the server with --archive.")
-            return self.config.default_archive
+            return self.config.default_archive, static
         try:
-            return check_allowed(given, self.config.static_roots)
+            return check_allowed(given, static), static
         except PathNotAllowed:
             client = await self._client_roots(ctx)
             if not client:
                 raise
-            return check_allowed(given, [*self.config.static_roots, *client])
+            roots = [*static, *client]
+            return check_allowed(given, roots), roots
 
     async def call_tool(self, ctx: ServerRequestContext[Any],
                         params: CallToolRequestParams) -> CallToolResult:
@@ -279,10 +284,12 @@ class NitpickerServer:
             if not roots:
                 raise PathNotAllowed(NO_ROOTS)
             return await anyio.to_thread.run_sync(tool.run, (roots, self.registry), options)
-        path = await self._resolve(ctx, arguments.get("archive"))
+        path, roots = await self._resolve(ctx, arguments.get("archive"))
+        real_roots = [Path(os.path.realpath(r)) for r in roots]
 
         def work() -> Any:
-            with self.registry.using(path) as archive, database_errors(archive):
+            with self.registry.using(path, lambda where: inside(where, real_roots)) as archive, \
+                    database_errors(archive):
                 return tool.run(archive, options)
 
         result = await anyio.to_thread.run_sync(work)

@@ -20,12 +20,18 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import cache, locks
-from .exceptions import ArchiveNotFound, NotAnArchive, QueryTimeout, UnsupportedFormat
+from .exceptions import (
+    ArchiveChanged,
+    ArchiveNotFound,
+    NotAnArchive,
+    QueryTimeout,
+    UnsupportedFormat,
+)
 from .format import FORMAT_TABLES, check_version
 
 COUNT_CACHE_SIZE = 512
@@ -78,7 +84,14 @@ def choose_connection(
     return _uri(private / "db.sqlite", "mode=ro"), private
 
 
+FD_DIR = Path("/proc/self/fd")
+"""Where an open descriptor can be named (Linux): a path through it reaches the file
+that was opened, whatever happens to the names leading to it afterwards."""
+
+
 def _uri(db: Path, params: str) -> str:
+    if FD_DIR in db.parents:  # keep the descriptor's name: resolving it would follow
+        return db.as_uri() + "?" + params  # the path again, the race it exists to close
     return db.resolve().as_uri() + "?" + params
 
 
@@ -104,9 +117,11 @@ class Archive:
         crawler_pid: int | None,
         owned_dir: Path | None = None,
         query_timeout: float = DEFAULT_QUERY_TIMEOUT,
+        held_fd: int | None = None,
     ) -> None:
         self.path = path
         self.query_timeout = query_timeout
+        self._held_fd = held_fd  # the crawl directory opened by descriptor, if it was
         self.mode = mode
         self.directory = directory
         self.crawler_pid = crawler_pid
@@ -317,6 +332,10 @@ class Archive:
         for directory in self._owned_dirs:
             shutil.rmtree(directory, ignore_errors=True)
         self._owned_dirs = []
+        if self._held_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._held_fd)
+            self._held_fd = None
 
     def __enter__(self) -> Archive:
         return self
@@ -404,7 +423,8 @@ def database_errors(archive: Archive) -> Iterator[None]:
 
 
 def open_archive(path: str | os.PathLike[str], *,
-                 query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> Archive:
+                 query_timeout: float = DEFAULT_QUERY_TIMEOUT,
+                 allowed: Callable[[Path], bool] | None = None) -> Archive:
     """Open a ``.nitpicker`` file or a crawl directory containing ``db.sqlite``, read-only.
 
     A file is extracted safely into the cache (once: later opens of the unchanged file
@@ -417,6 +437,8 @@ def open_archive(path: str | os.PathLike[str], *,
     """
     p = Path(os.path.abspath(os.fspath(path)))
     mode = classify(p)
+    if allowed is not None and FD_DIR.is_dir():
+        return _open_checked(p, mode, allowed, query_timeout)
     if mode == "stub":
         holder = locks.probe(p)
         pid = holder.pid if holder is not None and holder.alive else None
@@ -434,6 +456,56 @@ def open_archive(path: str | os.PathLike[str], *,
                        query_timeout=query_timeout)
     directory = cache.ensure_extracted(real, _key_for(real))
     return Archive(p, "archive", directory, crawler_pid=None, query_timeout=query_timeout)
+
+
+def _open_checked(p: Path, mode: str, allowed: Callable[[Path], bool],
+                  query_timeout: float) -> Archive:
+    """Open what was checked: the file (or crawl directory) is opened once, by
+    descriptor, its real location checked with ``allowed``, and then read only through
+    that descriptor (``/proc/self/fd/N``). A path component swapped for a symlink after a
+    caller checked the path can no longer redirect the read outside the allowed roots.
+    """
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    if mode == "stub":
+        flags |= os.O_DIRECTORY
+    try:
+        fd = os.open(p, flags)
+    except OSError as exc:
+        raise ArchiveNotFound(f"Archive path not found or not readable ({exc.strerror}): "
+                              f"{p.name}", p) from None
+    keep = False
+    try:
+        where = Path(os.readlink(FD_DIR / str(fd)))
+        if not allowed(where):
+            raise ArchiveChanged(f"Archive path changed while it was being opened (now "
+                                 f"outside the allowed locations); refused: {p.name}", p)
+        st = os.fstat(fd)
+        handle = FD_DIR / str(fd)
+        if mode == "stub":
+            for name in ("db.sqlite", "db.sqlite-wal", "db.sqlite-shm"):
+                try:
+                    member = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                except FileNotFoundError:
+                    continue
+                if not stat.S_ISREG(member.st_mode):
+                    raise NotAnArchive(f"Not a Nitpicker crawl directory ({name} is not a "
+                                       f"regular file): {p.name}", p)
+            holder = locks.probe(p)
+            pid = holder.pid if holder is not None and holder.alive else None
+            keep = True
+            return Archive(p, "stub", handle, crawler_pid=pid, query_timeout=query_timeout,
+                           held_fd=fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotAnArchive(f"Not a regular file or directory: {p.name}", p)
+        if cache.cache_disabled():
+            directory = cache.extract_private(handle, display=where)
+            return Archive(p, "archive", directory, crawler_pid=None,
+                           owned_dir=directory.parent, query_timeout=query_timeout)
+        directory = cache.ensure_extracted(handle, cache.cache_key(handle, st), display=where)
+        return Archive(p, "archive", directory, crawler_pid=None, query_timeout=query_timeout)
+    finally:
+        if not keep:
+            os.close(fd)
 
 
 @contextlib.contextmanager

@@ -129,11 +129,11 @@ def _remove_empty_wal(directory: Path) -> None:
         wal.unlink()
 
 
-def extract_private(path: Path) -> Path:
+def extract_private(path: Path, *, display: Path | None = None) -> Path:
     """Extract into a fresh temporary directory (cache disabled); caller removes it."""
     staging = Path(tempfile.mkdtemp(prefix="nitpicker-py-"))
     try:
-        inner = extract.extract(path, staging)
+        inner = extract.extract(path, staging, name=(display or path).name)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -142,7 +142,8 @@ def extract_private(path: Path) -> Path:
     return target
 
 
-def ensure_extracted(path: Path, key: str | None = None) -> Path:
+def ensure_extracted(path: Path, key: str | None = None, *,
+                     display: Path | None = None) -> Path:
     """Return the ready cache directory for ``path``, extracting it if needed.
 
     Procedure (§2.2): ready → use it; else lock, re-check, move an unready leftover
@@ -151,12 +152,12 @@ def ensure_extracted(path: Path, key: str | None = None) -> Path:
     drop an empty WAL, write the marker, unlock.
     """
     key = key or cache_key(path)
-    directory = cache_dir_for(path, key)
+    directory = cache_dir_for(display or path, key)
     if (directory / READY_MARKER).exists():
         _touch(directory)
         return directory
     with _thread_lock(directory):
-        ready = _extract_locked(path, key, directory)
+        ready = _extract_locked(path, key, directory, display or path)
     with contextlib.suppress(OSError):
         evict(keep=ready)
     return ready
@@ -270,7 +271,7 @@ def _thread_lock(directory: Path) -> threading.Lock:
         return _THREAD_LOCKS.setdefault(directory, threading.Lock())
 
 
-def _extract_locked(path: Path, key: str, directory: Path) -> Path:
+def _extract_locked(path: Path, key: str, directory: Path, display: Path) -> Path:
     """:func:`ensure_extracted` once this thread is the only one of its process here."""
     deadline = time.monotonic() + _WAIT_SECONDS
     while True:
@@ -282,7 +283,7 @@ def _extract_locked(path: Path, key: str, directory: Path) -> Path:
                 return directory
             if time.monotonic() > deadline:
                 raise ArchiveError(
-                    f"Timed out waiting for another process to extract {path.name}", path
+                    f"Timed out waiting for another process to extract {display.name}", display
                 ) from None
             time.sleep(_POLL_SECONDS)
     try:
@@ -300,14 +301,15 @@ def _extract_locked(path: Path, key: str, directory: Path) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir()
         try:
-            inner = extract.extract(path, staging)
+            inner = extract.extract(path, staging, name=display.name)
             if cache_key(path) != key:
-                raise ArchiveError(f"Archive changed while it was being read: {path.name}", path)
+                raise ArchiveError(f"Archive changed while it was being read: {display.name}",
+                                   display)
             (staging / inner).rename(directory)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         _remove_empty_wal(directory)
-        (directory / READY_MARKER).write_text(json.dumps({"source": str(path)}),
+        (directory / READY_MARKER).write_text(json.dumps({"source": str(display)}),
                                               encoding="utf-8")
         return directory
     finally:

@@ -72,6 +72,10 @@ class UnsupportedFormat(ArchiveError):
         self.reason = reason
 
 
+class ArchiveChanged(ArchiveError):
+    """The path led somewhere else when it was opened than when it was checked."""
+
+
 class QueryTimeout(ArchiveError):
     """A statement ran past the archive's deadline (``--query-timeout``)."""
 

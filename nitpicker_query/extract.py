@@ -127,14 +127,15 @@ def _size_of(tf: tarfile.TarFile) -> int:
         return DEFAULT_SIZE_CEILING
 
 
-def open_tar(path: Path) -> tarfile.TarFile:
-    """Open an uncompressed tar or raise NotAnArchive with the spec's message."""
+def open_tar(path: Path, name: str | None = None) -> tarfile.TarFile:
+    """Open an uncompressed tar or raise NotAnArchive with the spec's message
+    (``name``: how to call the file, when ``path`` is a descriptor's)."""
     try:
         return tarfile.open(path, mode="r:")
     except (tarfile.TarError, EOFError) as exc:
         raise NotAnArchive(
-            f"Not a Nitpicker archive (expected an uncompressed tar): {path.name}", path
-        ) from exc
+            f"Not a Nitpicker archive (expected an uncompressed tar): {name or path.name}",
+            path) from exc
 
 
 def extract(
@@ -143,6 +144,7 @@ def extract(
     *,
     only: Iterable[str] | None = READER_MEMBERS,
     skip: Iterable[str] = ("db.sqlite-shm",),
+    name: str | None = None,
 ) -> str:
     """Extract ``path`` into ``destination/<inner>/``; return ``<inner>``.
 
@@ -152,8 +154,9 @@ def extract(
     """
     wanted = set(only) if only is not None else None
     skipped = set(skip)
-    with open_tar(path) as tf:
-        inner, members = scan(tf, path.name)
+    shown = name or path.name
+    with open_tar(path, shown) as tf:
+        inner, members = scan(tf, shown)
         root = (destination / inner).resolve()
         root.mkdir(parents=True, exist_ok=True)
         for member, rel in members:
@@ -175,16 +178,16 @@ def extract(
                     written = out.tell()
             except (tarfile.TarError, EOFError) as exc:
                 raise NotAnArchive(
-                    f"Not a Nitpicker archive (the tar is truncated or corrupt): {path.name}",
+                    f"Not a Nitpicker archive (the tar is truncated or corrupt): {shown}",
                     path,
                 ) from exc
             except OSError as exc:  # the disk or the process, not the archive: say which
                 raise ArchiveError(
-                    f"Cannot extract {path.name}: {exc.strerror or exc} "
+                    f"Cannot extract {shown}: {exc.strerror or exc} "
                     f"({errno.errorcode.get(exc.errno or 0, 'error')})", path) from exc
             if written != member.size:
                 raise NotAnArchive(
-                    f"Not a Nitpicker archive (the tar is truncated or corrupt): {path.name}",
+                    f"Not a Nitpicker archive (the tar is truncated or corrupt): {shown}",
                     path,
                 )
             target.chmod(0o644)

@@ -181,3 +181,46 @@ def test_another_user_cannot_read_or_plant_cache_entries(tmp_path: Path) -> None
     r = subprocess.run([QUERY, "summary", str(archive)], capture_output=True, text=True,
                        env={**os.environ, "NITPICKER_PY_CACHE_DIR": str(shared)})
     assert r.returncode == 1 and f"owner uid {other.pw_uid}" in r.stderr
+
+
+async def test_a_path_swapped_after_the_check_never_reads_outside(tmp_path: Path) -> None:
+    import threading
+
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "d").mkdir(parents=True)
+    (outside / "d").mkdir(parents=True)
+    build_pre013(root / "d", name="x")                  # 2 pages: what may be read
+    build_pre013(outside / "d", extended=True, name="x")  # 5 pages: what must not be
+    stop = threading.Event()
+
+    def swap() -> None:  # root/d flips between the real directory and a symlink outside
+        real, link = root / "d", root / "d.real"
+        while not stop.is_set():
+            os.rename(real, link)
+            os.symlink(outside / "d", real)
+            time.sleep(0.0005)
+            os.unlink(real)
+            os.rename(link, real)
+            time.sleep(0.0005)
+
+    params = StdioServerParameters(
+        command=SERVER, args=["--root", str(root)],
+        env={"NITPICKER_PY_CACHE_DIR": os.environ["NITPICKER_PY_CACHE_DIR"]})
+    seen: dict[object, int] = {}
+    thread = threading.Thread(target=swap)
+    async with Client(params) as client:
+        thread.start()
+        try:
+            for _ in range(400):
+                r = await client.call_tool(
+                    "get_summary", {"archive": str(root / "d" / "x.nitpicker")})
+                key = "error" if r.is_error else r.structured_content["totalPages"]  # type: ignore[index]
+                seen[key] = seen.get(key, 0) + 1
+                if r.is_error:
+                    text = r.content[0].text  # type: ignore[union-attr]
+                    assert "Internal error" not in text, text
+        finally:
+            stop.set()
+            thread.join()
+    assert 5 not in seen, seen  # never the outside archive's answer
+    assert seen.get(2, 0) > 0, seen
