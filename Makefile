@@ -41,6 +41,7 @@ lint: $(STAMP)
 bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
+	$(BIN)/python bench/guards.py --pages 300000
 	$(BIN)/python bench/crawl.py
 	$(BIN)/python bench/fetch_once.py
 	$(BIN)/python bench/softcap.py
