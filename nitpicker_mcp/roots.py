@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from nitpicker_query.exceptions import ArchiveNotFound
+
 from .errors import PathNotAllowed
 
 NO_ROOTS = (
@@ -62,17 +64,21 @@ def check_allowed(path: str, roots: Iterable[Path]) -> Path:
     if "\x00" in path:
         raise PathNotAllowed("Archive path contains a NUL byte; pass the path as "
                              "list_archives shows it.")
-    real = Path(os.path.realpath(os.path.expanduser(path)))
-    if inside(real, allowed):
-        if real.is_dir():
-            for name in ("db.sqlite", "db.sqlite-wal", "db.sqlite-shm"):
-                member = real / name
-                if os.path.lexists(member) and not inside(
-                        Path(os.path.realpath(member)), allowed):
-                    raise PathNotAllowed(
-                        f"Crawl directory {real.name!r} has a {name} that points outside "
-                        "the allowed locations; refused.")
-        return real
+    try:
+        real = Path(os.path.realpath(os.path.expanduser(path)))
+        if inside(real, allowed):
+            if real.is_dir():
+                for name in ("db.sqlite", "db.sqlite-wal", "db.sqlite-shm"):
+                    member = real / name
+                    if os.path.lexists(member) and not inside(
+                            Path(os.path.realpath(member)), allowed):
+                        raise PathNotAllowed(
+                            f"Crawl directory {real.name!r} has a {name} that points "
+                            "outside the allowed locations; refused.")
+            return real
+    except OSError:  # a component vanished while it was being resolved
+        raise ArchiveNotFound(f"Archive path not found or not readable: "
+                              f"{Path(path).name}") from None
     name = Path(path).name or path
     raise PathNotAllowed(
         f"Archive {name!r} is outside the allowed locations; move it under a --root "

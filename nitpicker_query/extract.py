@@ -136,6 +136,10 @@ def open_tar(path: Path, name: str | None = None) -> tarfile.TarFile:
         raise NotAnArchive(
             f"Not a Nitpicker archive (expected an uncompressed tar): {name or path.name}",
             path) from exc
+    except OSError as exc:  # out of file descriptors, unreadable: not the archive's fault
+        raise ArchiveError(
+            f"Cannot open {name or path.name}: {exc.strerror or exc} "
+            f"({errno.errorcode.get(exc.errno or 0, 'error')})", path) from exc
 
 
 def extract(

@@ -232,11 +232,16 @@ async def test_hostile_arguments_and_paths(rooted: tuple[Path, Path, Path]) -> N
                     result.is_error and len(text) > 1_000) or (
                     time.monotonic() - started > CASE_SECONDS):
                 failures.append(f"{name}: is_error={result.is_error} {text[:300]!r}")
+        (root / "broken.nitpicker").write_text("not a tar")  # one bad item, not a failure
         listed = await client.call_tool("list_archives", {"limit": 1})
         assert not listed.is_error, listed.content
         page = listed.structured_content
-        assert page is not None and page["total"] == 1 and page["nextOffset"] is None
-        assert [i["archive"] for i in page["items"]] == [str(good)]  # no link, FIFO, crawl
+        assert page is not None and page["total"] == 2 and page["nextOffset"] == 1
+        assert "expected an uncompressed tar" in page["items"][0]["error"]
+        rest = await client.call_tool("list_archives", {"limit": 1, "offset": 1})
+        assert rest.structured_content is not None
+        # the link, the FIFO and the crawl directory pointing outside are not listed
+        assert [i["archive"] for i in rest.structured_content["items"]] == [str(good)]
     assert not failures, "\n".join(failures)
 
 

@@ -125,6 +125,34 @@ async def test_rewritten_archives_are_closed(tmp_path: Path) -> None:
             assert r.structured_content["totalPages"] == (5 if i % 2 else 2)
 
 
+def test_roots_on_other_hosts_or_with_nul_are_refused() -> None:
+    from nitpicker_mcp.errors import PathNotAllowed
+    from nitpicker_mcp.roots import roots_from_uris
+
+    assert roots_from_uris(["file:///tmp", "file://localhost/srv", "https://x/"]) == [
+        Path(os.path.realpath("/tmp")), Path(os.path.realpath("/srv"))]
+    for uri, message in (("file://fileserver/share", "names another host"),
+                         ("file:///tmp/a%00b", "contains a NUL byte")):
+        with pytest.raises(PathNotAllowed, match=message):
+            roots_from_uris([uri])
+
+
+def test_out_of_file_descriptors_is_said_as_such(tmp_path: Path) -> None:
+    archive = build_pre013(tmp_path, name="fds")
+    script = ("import resource, sys, nitpicker_query as q\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (12, 12))\n"
+              "import os\nfds = []\n"
+              "try:\n  while True: fds.append(os.open('/dev/null', os.O_RDONLY))\n"
+              "except OSError: pass\n"
+              "os.close(fds.pop())\n"
+              "try:\n  q.open_archive(sys.argv[1])\n"
+              "except q.NitpickerError as e: print('error:', e)\n")
+    r = subprocess.run([sys.executable, "-c", script, str(archive)], capture_output=True,
+                       text=True, timeout=60,
+                       env={**os.environ, "NITPICKER_PY_DISABLE_CACHE": "1"})
+    assert "EMFILE" in r.stdout and "corrupt" not in r.stdout, r.stdout + r.stderr
+
+
 def test_a_full_disk_is_not_called_a_corrupt_archive(tmp_path: Path) -> None:
     archive = build_pre013(tmp_path, name="large")
 
