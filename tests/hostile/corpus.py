@@ -246,6 +246,9 @@ def build(directory: Path) -> list[Case]:
     add(Case("values: blob title in duplicates", crawl_dir(
         "blob-dup", "UPDATE pages SET title = x'4142'"), cli=["duplicates"],
         tool="find_duplicates"))
+    add(Case("values: invalid UTF-8 in a text column", crawl_dir(
+        "bad-utf8", "UPDATE pages SET title = CAST(x'ff41' AS TEXT)"), cli=["pages"],
+        tool="list_pages", error="Could not decode to UTF-8"))
     add(Case("values: status 'abc'", crawl_dir("status-abc", "UPDATE pages SET status = "
                                                "'abc' WHERE id = 1")))
     add(Case("values: status 'abc' in pages", crawl_dir(
