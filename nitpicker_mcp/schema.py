@@ -23,8 +23,10 @@ ARCHIVE_PROPERTY: dict[str, Any] = {
     "maxLength": MAX_PATH_LENGTH,
     "pattern": "^[^\\x00]*$",
     "description": "Path of a .nitpicker file or of a crawl directory containing db.sqlite, "
-    "inside the allowed locations (list_archives shows them). Example: "
-    "/home/me/crawls/example.com.nitpicker.",
+    "inside the allowed locations (list_archives shows them). A relative path or bare name "
+    "is looked up in each allowed location in turn (the first match is used), never in "
+    "the server's working directory. Examples: /home/me/crawls/example.com.nitpicker, "
+    "example.com.nitpicker, 2024/example.com.nitpicker.",
 }
 
 

@@ -35,7 +35,7 @@ from mcp.types import (
 
 from nitpicker_query import NitpickerError
 from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT, database_errors
-from nitpicker_query.exceptions import NotFound
+from nitpicker_query.exceptions import ArchiveNotFound, NotFound
 from nitpicker_query.terminal import escape
 from nitpicker_query.values import jsonable
 
@@ -240,6 +240,8 @@ class NitpickerServer:
                 raise ToolArgumentError("Missing archive: pass the archive path (see "
                                         "list_archives), or start the server with --archive.")
             return self.config.default_archive, static
+        if not os.path.isabs(os.path.expanduser(given)):
+            return await self._resolve_relative(ctx, given, static)
         try:
             return check_allowed(given, static), static
         except PathNotAllowed:
@@ -248,6 +250,26 @@ class NitpickerServer:
                 raise
             roots = [*static, *client]
             return check_allowed(given, roots), roots
+
+    async def _resolve_relative(self, ctx: ServerRequestContext[Any], given: str,
+                                static: list[Path]) -> tuple[Path, list[Path]]:
+        """A bare or relative name, looked up in each allowed root in turn: the server's
+        working directory means nothing to a client (and may not be allowed at all)."""
+        checked: list[Path] = []
+        for group in (static, None):
+            roots = static if group is not None else [*static,
+                                                      *await self._client_roots(ctx)]
+            for root in roots:
+                if root in checked:
+                    continue
+                checked.append(root)
+                candidate = Path(root) / given
+                if os.path.lexists(candidate):
+                    return check_allowed(str(candidate), roots), roots
+        if not checked:
+            raise PathNotAllowed(NO_ROOTS)
+        raise ArchiveNotFound(f"No archive {given!r} in the allowed locations; "
+                              "list_archives shows what is there.")
 
     async def call_tool(self, ctx: ServerRequestContext[Any],
                         params: CallToolRequestParams) -> CallToolResult:

@@ -231,3 +231,28 @@ async def test_a_rewritten_archive_is_reopened(tmp_path: Path) -> None:
         assert (await call(c, "get_summary", archive=str(path)))["totalPages"] == 2
         build_pre013(tmp_path, extended=True, name="live")  # a new crawl, same file name
         assert (await call(c, "get_summary", archive=str(path)))["totalPages"] == 5
+
+
+async def test_relative_names_resolve_against_each_root(root: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    from tests.fixtures import build_pre013
+
+    build_pre013(other, name="second")  # 2 pages, only in the second root
+    cwd = os.getcwd()
+    os.chdir(tmp_path)  # the server's working directory must play no part
+    try:
+        (tmp_path / "site.nitpicker").write_text("a decoy in the working directory")
+        async with Client(create_server(roots=[root, other]), mode="legacy") as client:
+            first = await call(client, "get_summary", archive="site.nitpicker")
+            assert first["totalPages"] == 5  # root/site.nitpicker, not the decoy
+            nested = await call(client, "get_summary", archive="old/upstream.nitpicker")
+            assert nested["totalPages"] > 0
+            second = await call(client, "get_summary", archive="second.nitpicker")
+            assert second["totalPages"] == 2  # found in the second root
+            missing = await error(client, "get_summary", archive="nope.nitpicker")
+            assert "No archive 'nope.nitpicker' in the allowed locations" in missing
+            escape = await error(client, "get_summary", archive="../site.nitpicker")
+            assert "outside the allowed locations" in escape
+    finally:
+        os.chdir(cwd)
