@@ -41,9 +41,12 @@ from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
+from .queries.list_inbound_links import list_inbound_links
 from .queries.list_links import list_links
 from .queries.list_pages import list_pages
 from .queries.list_resources import list_resources
+from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
+from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
 
 __all__ = [
     "CATEGORIES",
@@ -61,18 +64,23 @@ __all__ = [
     "check_headers",
     "classify_content_type",
     "classify_error_kind",
+    "count_pages_by_jsonld_type",
     "find_duplicates",
     "find_mismatches",
     "get_duplicate_cluster",
     "get_duplicate_clusters",
     "get_page_detail",
     "get_page_html",
+    "get_page_jsonld",
+    "get_page_jsonld_overview",
     "get_resource_referrers",
     "get_summary",
     "list_dedupe_cap_events",
     "list_images",
+    "list_inbound_links",
     "list_links",
     "list_pages",
+    "list_pages_by_jsonld_type",
     "list_resources",
     "open_archive",
 ]

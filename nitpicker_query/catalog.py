@@ -29,12 +29,15 @@ from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
+from .queries.list_inbound_links import list_inbound_links
 from .queries.list_links import LINK_TYPES, list_links
 from .queries.list_pages import SKIPPED as PAGE_SKIPPED
 from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
 from .queries.list_pages import list_pages
 from .queries.list_resources import SORT_COLUMNS as RESOURCE_SORTS
 from .queries.list_resources import list_resources
+from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
+from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
 
 
 def camel(name: str) -> str:
@@ -311,6 +314,68 @@ QUERIES += (
         examples=("nitpicker-query dedupe-cap-events site.nitpicker",),
         table_columns=("id", "shapeKey", "observedCount", "effectiveThreshold",
                        "rejectedCount", "sampleUrl"),
+    ),
+)
+
+QUERIES += (
+    QuerySpec(
+        "list_inbound_links", "inbound-links", list_inbound_links,
+        "Every page linking to one URL (redirects resolved, one per referring page), paged.",
+        (
+            Param("url", "str", "The linked URL exactly as stored.", required=True,
+                  example="https://example.com/about/"),
+            Param("limit", "int", f"Referring pages per page, 0–{MAX_LIMIT} (0: only the "
+                  "total).", default=100, minimum=0, maximum=MAX_LIMIT, example=0),
+            Param("offset", "int", "Items to skip; use the previous result's nextOffset.",
+                  default=0, minimum=0, example=100),
+        ),
+        not_found="No page with URL {url} in this archive (URLs must match exactly as "
+        "stored; list them with list_pages, or the pages command).",
+        examples=("nitpicker-query inbound-links site.nitpicker --url https://example.com/",
+                  "nitpicker-query inbound-links site.nitpicker --url https://example.com/ "
+                  "--limit 0"),
+        table_columns=("url", "textContent"),
+    ),
+    QuerySpec(
+        "list_pages_by_jsonld_type", "pages-by-jsonld-type", list_pages_by_jsonld_type,
+        "Pages carrying a JSON-LD entry of one top-level @type (Product, FAQPage …).",
+        (
+            Param("type", "str", "The top-level JSON-LD @type, exactly.", required=True,
+                  example="Product"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query pages-by-jsonld-type site.nitpicker --type Product",),
+        table_columns=("url", "status", "title"),
+    ),
+    QuerySpec(
+        "count_pages_by_jsonld_type", "count-pages-by-jsonld-type",
+        count_pages_by_jsonld_type,
+        "How many pages carry a JSON-LD entry of one @type (the list's total, no list).",
+        (Param("type", "str", "The top-level JSON-LD @type, exactly.", required=True,
+               example="Product"),),
+        is_list=False,
+        examples=("nitpicker-query count-pages-by-jsonld-type site.nitpicker --type Product",),
+    ),
+    QuerySpec(
+        "get_page_jsonld", "page-jsonld", get_page_jsonld,
+        "One page's JSON-LD entries, parsed (slim: no @context, deep levels cut).",
+        (
+            _PAGE_URL,
+            Param("full", "flag", "Every level, and the raw script text of each entry.",
+                  default=False),
+        ),
+        is_list=False, not_found="No page with URL {url} in this archive.",
+        examples=("nitpicker-query page-jsonld site.nitpicker --url https://example.com/",
+                  "nitpicker-query page-jsonld site.nitpicker --url https://example.com/ "
+                  "--full"),
+    ),
+    QuerySpec(
+        "get_page_jsonld_overview", "page-jsonld-overview", get_page_jsonld_overview,
+        "One page's JSON-LD entries: kind, type, size in bytes and parse error of each.",
+        (_PAGE_URL,),
+        is_list=False, not_found="No page with URL {url} in this archive.",
+        examples=("nitpicker-query page-jsonld-overview site.nitpicker --url "
+                  "https://example.com/",),
     ),
 )
 

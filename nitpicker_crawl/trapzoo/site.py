@@ -55,6 +55,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import html
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
@@ -112,6 +113,25 @@ def page(title: str | None, *, description: str | None = None, og_title: str | N
     parts.extend(f'<a href="{html.escape(href)}">{html.escape(href)}</a>' for href in links)
     parts.append("</main></body></html>")
     return Response(body="\n".join(parts).encode())
+
+
+def product_jsonld(colour: str) -> str:
+    """Structured data of a shirt page: a Product (with nested offers) and a breadcrumb;
+    the ``black`` shirt's Product script is broken JSON, as a hand-edited template's is."""
+    product = {"@context": "https://schema.org", "@type": "Product",
+               "name": f"Classic shirt ({colour})", "color": colour,
+               "offers": {"@type": "Offer", "price": "19.00", "priceCurrency": "EUR",
+                          "seller": {"@type": "Organization",
+                                     "address": {"@type": "PostalAddress",
+                                                 "addressCountry": "DE"}}}}
+    crumbs = {"@context": "https://schema.org", "@type": "BreadcrumbList",
+              "itemListElement": [{"@type": "ListItem", "position": 1, "name": "Products",
+                                   "item": "/products/"}]}
+    text = json.dumps(product)
+    if colour == "black":
+        text = text[:-1]  # the closing brace lost
+    return (f'<script type="application/ld+json">{text}</script>'
+            f'<script type="application/ld+json">{json.dumps(crumbs)}</script>')
 
 
 ITEMS = tuple(f"item-{w}" for w in (
@@ -451,7 +471,7 @@ class Site:
         own = f"/products/shirt-{colour}/"
         return page("Classic shirt", description="Our classic shirt, in many colours",
                     og_title="Classic shirt", og_url=own, canonical=own,
-                    links=["/products/"])
+                    links=["/products/"], head=product_jsonld(colour))
 
     def mirror(self, path: str, query: dict[str, list[str]]) -> Response:
         lang, slug = path.strip("/").split("/", 1) if path.count("/") >= 3 else ("", "")

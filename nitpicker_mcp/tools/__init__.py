@@ -4,19 +4,24 @@ from __future__ import annotations
 
 from . import (
     check_headers,
+    count_pages_by_jsonld_type,
     find_duplicates,
     find_mismatches,
     get_duplicate_cluster,
     get_duplicate_clusters,
     get_page_detail,
     get_page_html,
+    get_page_jsonld,
+    get_page_jsonld_overview,
     get_resource_referrers,
     get_summary,
     list_archives,
     list_dedupe_cap_events,
     list_images,
+    list_inbound_links,
     list_links,
     list_pages,
+    list_pages_by_jsonld_type,
     list_resources,
     open_archive,
 )
@@ -39,6 +44,11 @@ TOOLS: tuple[ToolDef, ...] = (
     get_duplicate_clusters.TOOL,
     get_duplicate_cluster.TOOL,
     list_dedupe_cap_events.TOOL,
+    list_inbound_links.TOOL,
+    list_pages_by_jsonld_type.TOOL,
+    count_pages_by_jsonld_type.TOOL,
+    get_page_jsonld.TOOL,
+    get_page_jsonld_overview.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

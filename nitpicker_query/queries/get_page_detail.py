@@ -180,17 +180,23 @@ _INBOUND_ANCHORS = (
 )
 
 
-def _inbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
+def inbound_links(a: Archive, page_id: int, limit: int, offset: int = 0
+                  ) -> tuple[list[dict[str, Any]], int]:
+    """The pages linking to ``page_id`` (redirect sources resolved, one per referring
+    page, by URL) from ``offset``, at most ``limit``; and how many there are in all.
+    Shared by ``get_page_detail`` and ``list_inbound_links``: one definition."""
     rows = a.execute(
         f"SELECT s.url, an.textContent FROM ({_INBOUND_ANCHORS}) m "
         "JOIN anchors an ON an.id = m.anchorId JOIN pages s ON s.id = m.pageId "
-        "ORDER BY s.url LIMIT ?",
-        (page_id, page_id, limit),
-    ).fetchall()
+        "ORDER BY s.url LIMIT ? OFFSET ?",
+        (page_id, page_id, limit, offset),
+    ).fetchall() if limit else []
     total = a.execute(
         f"SELECT count(*) FROM ({_INBOUND_ANCHORS})", (page_id, page_id)
     ).fetchone()[0]
-    return {
-        "inboundLinks": [{"url": r["url"], "textContent": r["textContent"]} for r in rows],
-        "inboundLinksTotal": total,
-    }
+    return [{"url": r["url"], "textContent": r["textContent"]} for r in rows], total
+
+
+def _inbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
+    items, total = inbound_links(a, page_id, limit)
+    return {"inboundLinks": items, "inboundLinksTotal": total}

@@ -38,6 +38,8 @@ _FIELDS: tuple[tuple[str, str], ...] = (
 
 _KEYS = tuple(k for k, _ in _FIELDS)
 _COLUMNS = tuple(c for _, c in _FIELDS)
+ITEM_COLUMNS = _COLUMNS
+"""The ``pages`` columns :func:`page_item` takes, in order (other page lists select them)."""
 _BOOLEANS = ("isExternal", "noindex", "nofollow", "noarchive", "hasDescription", "hasOgTitle")
 
 

@@ -45,6 +45,11 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("get_duplicate_clusters", {"archive": s, "minCount": 2}),
         ("get_duplicate_cluster", {"archive": s, "signature": SIG_A}),
         ("list_dedupe_cap_events", {"archive": s}),
+        ("list_inbound_links", {"archive": s, "url": "http://localhost/b"}),
+        ("list_pages_by_jsonld_type", {"archive": s, "type": "WebPage"}),
+        ("count_pages_by_jsonld_type", {"archive": s, "type": "WebPage"}),
+        ("get_page_jsonld", {"archive": s, "url": A}),
+        ("get_page_jsonld_overview", {"archive": s, "url": A}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls

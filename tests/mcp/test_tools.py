@@ -50,8 +50,9 @@ async def test_tool_list_is_complete_and_read_only(root: Path) -> None:
         assert schema["additionalProperties"] is False
         for name, prop in schema["properties"].items():
             assert prop.get("description"), (tool.name, name)
-            if name == "limit":
-                assert (prop["minimum"], prop["maximum"]) == (1, 1000)
+            if name == "limit":  # 0 asks list_inbound_links for the total alone
+                low = 0 if tool.name == "list_inbound_links" else 1
+                assert (prop["minimum"], prop["maximum"]) == (low, 1000)
         assert tool.output_schema is not None and tool.output_schema["type"] == "object"
         assert 40 <= len(tool.description.split()) <= 120, tool.name  # type: ignore[union-attr]
 

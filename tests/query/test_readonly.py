@@ -19,6 +19,11 @@ SAMPLE_ARGS = {
     "find_mismatches": {"type": "canonical"},
     "list_links": {"type": "broken"},
     "get_resource_referrers": {"resource_url": "http://localhost/style.css"},
+    "list_inbound_links": {"url": "http://localhost/b"},
+    "list_pages_by_jsonld_type": {"type": "WebPage"},
+    "count_pages_by_jsonld_type": {"type": "WebPage"},
+    "get_page_jsonld": {"url": "http://localhost/a"},
+    "get_page_jsonld_overview": {"url": "http://localhost/a"},
     "get_duplicate_cluster": {"signature": page_keys(
         "http://localhost/a", title="Page A", description=None, og_title=None,
         og_url=None).signature},
