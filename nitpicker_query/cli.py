@@ -9,6 +9,7 @@ usage errors exit 2; a traceback only with ``--debug``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -97,6 +98,13 @@ CACHE_SPEC = QuerySpec("cache", "cache", cache.report, "", (), is_list=True,
 """How the ``cache`` sub-command renders (it is not a query over an archive)."""
 
 
+def _table_width() -> int:
+    """The terminal's width; piped into a file (and no ``$COLUMNS``), no limit at all."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit():
+        return terminal_width(sys.stdout)
+    return 1_000_000
+
+
 def check_ranges(parser: argparse.ArgumentParser, spec: QuerySpec,
                  args: argparse.Namespace) -> None:
     """Out-of-range values are usage errors naming the flag (exit 2), before any work."""
@@ -146,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fmt = args.format or ("table" if sys.stdout.isatty() else "json")
         limit_flag = next((p.flag for p in spec.params if p.name.endswith("_limit")), None)
         render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns,
-               width=terminal_width(sys.stdout), text_field=spec.text_field,
+               width=_table_width(), text_field=spec.text_field,
                limit_flag=limit_flag)
         sys.stdout.flush()
     except NitpickerError as exc:
