@@ -46,6 +46,12 @@ from .queries.list_links import list_links
 from .queries.list_pages import list_pages
 from .queries.list_resources import list_resources
 from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
+from .queries.page_tags import (
+    count_pages_by_tag,
+    get_page_tags,
+    get_tag_inventory,
+    list_pages_by_tag,
+)
 from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
 
 __all__ = [
@@ -65,6 +71,7 @@ __all__ = [
     "classify_content_type",
     "classify_error_kind",
     "count_pages_by_jsonld_type",
+    "count_pages_by_tag",
     "find_duplicates",
     "find_mismatches",
     "get_duplicate_cluster",
@@ -73,14 +80,17 @@ __all__ = [
     "get_page_html",
     "get_page_jsonld",
     "get_page_jsonld_overview",
+    "get_page_tags",
     "get_resource_referrers",
     "get_summary",
+    "get_tag_inventory",
     "list_dedupe_cap_events",
     "list_images",
     "list_inbound_links",
     "list_links",
     "list_pages",
     "list_pages_by_jsonld_type",
+    "list_pages_by_tag",
     "list_resources",
     "open_archive",
 ]

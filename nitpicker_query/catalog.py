@@ -37,6 +37,12 @@ from .queries.list_pages import list_pages
 from .queries.list_resources import SORT_COLUMNS as RESOURCE_SORTS
 from .queries.list_resources import list_resources
 from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
+from .queries.page_tags import (
+    count_pages_by_tag,
+    get_page_tags,
+    get_tag_inventory,
+    list_pages_by_tag,
+)
 from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
 
 
@@ -376,6 +382,42 @@ QUERIES += (
         is_list=False, not_found="No page with URL {url} in this archive.",
         examples=("nitpicker-query page-jsonld-overview site.nitpicker --url "
                   "https://example.com/",),
+    ),
+)
+
+_PROVIDER = Param("provider", "str", "The technology, exactly as detected.", required=True,
+                  example="Google Tag Manager")
+_EXTERNAL_ID = Param("external_id", "str", "Only this container or property id of it.",
+                     example="GTM-ABC123")
+
+QUERIES += (
+    QuerySpec(
+        "list_pages_by_tag", "pages-by-tag", list_pages_by_tag,
+        "Pages using one detected technology (optionally one id of it, GTM-… / G-…).",
+        (_PROVIDER, _EXTERNAL_ID, *_paging()),
+        examples=("nitpicker-query pages-by-tag site.nitpicker --provider WordPress",
+                  "nitpicker-query pages-by-tag site.nitpicker --provider 'Google Tag "
+                  "Manager' --external-id GTM-ABC123"),
+        table_columns=("url", "status", "title"),
+    ),
+    QuerySpec(
+        "count_pages_by_tag", "count-pages-by-tag", count_pages_by_tag,
+        "How many pages use one detected technology (the list's total, no list).",
+        (_PROVIDER, _EXTERNAL_ID), is_list=False,
+        examples=("nitpicker-query count-pages-by-tag site.nitpicker --provider jQuery",),
+    ),
+    QuerySpec(
+        "get_tag_inventory", "tag-inventory", get_tag_inventory,
+        "Every detected technology with its page count, categories, versions and ids.",
+        (*_paging(),),
+        examples=("nitpicker-query tag-inventory site.nitpicker",),
+        table_columns=("provider", "pageCount", "category", "versions", "externalIds"),
+    ),
+    QuerySpec(
+        "get_page_tags", "page-tags", get_page_tags,
+        "The technologies detected on one page, with version, confidence and evidence.",
+        (_PAGE_URL,), is_list=False, not_found="No page with URL {url} in this archive.",
+        examples=("nitpicker-query page-tags site.nitpicker --url https://example.com/",),
     ),
 )
 

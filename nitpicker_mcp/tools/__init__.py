@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import (
     check_headers,
     count_pages_by_jsonld_type,
+    count_pages_by_tag,
     find_duplicates,
     find_mismatches,
     get_duplicate_cluster,
@@ -13,8 +14,10 @@ from . import (
     get_page_html,
     get_page_jsonld,
     get_page_jsonld_overview,
+    get_page_tags,
     get_resource_referrers,
     get_summary,
+    get_tag_inventory,
     list_archives,
     list_dedupe_cap_events,
     list_images,
@@ -22,6 +25,7 @@ from . import (
     list_links,
     list_pages,
     list_pages_by_jsonld_type,
+    list_pages_by_tag,
     list_resources,
     open_archive,
 )
@@ -49,6 +53,10 @@ TOOLS: tuple[ToolDef, ...] = (
     count_pages_by_jsonld_type.TOOL,
     get_page_jsonld.TOOL,
     get_page_jsonld_overview.TOOL,
+    list_pages_by_tag.TOOL,
+    count_pages_by_tag.TOOL,
+    get_tag_inventory.TOOL,
+    get_page_tags.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

@@ -50,6 +50,10 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("count_pages_by_jsonld_type", {"archive": s, "type": "WebPage"}),
         ("get_page_jsonld", {"archive": s, "url": A}),
         ("get_page_jsonld_overview", {"archive": s, "url": A}),
+        ("list_pages_by_tag", {"archive": s, "provider": "WordPress"}),
+        ("count_pages_by_tag", {"archive": s, "provider": "WordPress"}),
+        ("get_tag_inventory", {"archive": s}),
+        ("get_page_tags", {"archive": s, "url": A}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls
