@@ -161,7 +161,7 @@ class Family:
 
 @dataclass
 class CapEvent:
-    """What one cap writes to ``dedupe_cap_events`` (column names of ARCHIVE-FORMAT §7.2)."""
+    """What one cap writes to ``dedupe_cap_events`` (column names as in docs/archive-format.md)."""
 
     signature: str
     kind: str

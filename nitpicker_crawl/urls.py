@@ -11,7 +11,7 @@ One URL is fetched at most once; its identity is the absolute URL with
 - with ``disable_queries`` the whole query string dropped.
 
 Path case, query keys, values and their order are kept: ``/A`` and ``/a``, ``?p=1`` and
-``?p=2`` are different pages (``../shared/seeds/003_…``: equivalence is decided by the
+``?p=2`` are different pages (equivalence is decided by the
 server, not guessed by the crawler; the looser "canonical equivalence" used for
 soft-cap signals lives in ``nitpicker_query`` and never changes identity).
 """

@@ -1,7 +1,7 @@
 """Opening archives read-only: :func:`open_archive` and :class:`Archive`.
 
 This module is the only place in ``nitpicker_query`` (and so in ``nitpicker_mcp``) that
-connects to SQLite. It classifies the input (ARCHIVE-FORMAT.md §2.1), extracts
+connects to SQLite. It classifies the input (docs/archive-format.md), extracts
 ``.nitpicker`` files through the cache, picks the connection mode (§2.5) and checks the
 format version (§3). Every connection it hands out is read-only twice over: the URI says
 ``mode=ro`` or ``immutable=1``, and ``PRAGMA query_only = ON`` is set. It never creates a
@@ -348,7 +348,7 @@ class Archive:
 
 
 def classify(path: Path) -> str:
-    """``archive`` or ``stub``, or raise with the messages of ARCHIVE-FORMAT.md §2.1."""
+    """``archive`` or ``stub``, or raise with the messages of docs/archive-format.md"""
     text = str(path)
     try:
         st = path.stat()

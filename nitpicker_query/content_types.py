@@ -3,7 +3,7 @@
 Both :func:`classify_content_type` (used by ``get_summary``) and
 :func:`category_sql` (used by ``list_pages(content_type_category=…)``) derive from
 :data:`RULES`, so "PDF: 3" in a summary is the same 3 rows a PDF filter lists
-(ARCHIVE-FORMAT.md §5.5). Order is priority: the first rule that matches wins, which is
+(docs/archive-format.md). Order is priority: the first rule that matches wins, which is
 why ``image/svg+xml`` is ``image`` and ``text/calendar+xml`` is ``xml``.
 
 Worked examples::

@@ -1,6 +1,6 @@
 """Kinds of hard failures (``status = -1``), derived from the error message on read.
 
-The message is never classified at write time (ARCHIVE-FORMAT.md §5.6): the kind is a
+The message is never classified at write time (docs/archive-format.md): the kind is a
 reading of it, so an improved rule applies to old archives too. Rules are tried in
 order, case-insensitively, and the first match wins — ``EAI_AGAIN`` is a transient DNS
 failure even though the same line says ``getaddrinfo``.

@@ -1,4 +1,4 @@
-"""Safe reading of a ``.nitpicker`` tar (ARCHIVE-FORMAT.md §1.3 and §1.6).
+"""Safe reading of a ``.nitpicker`` tar (docs/archive-format.md).
 
 A tar header can name any path, any type and any size, so every member is checked
 before a byte is written, and one bad member rejects the whole archive (fail closed).

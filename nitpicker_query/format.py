@@ -3,7 +3,7 @@
 Everything that reads or writes a ``.nitpicker`` archive takes table names, columns,
 indexes and the meaning of "a page" from here, so the writer (``nitpicker_crawl``) and
 the readers can never disagree. The DDL reproduces how upstream's knex schema builder
-renders format 0.10.0 (ARCHIVE-FORMAT.md §4): backtick-quoted identifiers, ``varchar(255)``
+renders format 0.10.0 (docs/archive-format.md): backtick-quoted identifiers, ``varchar(255)``
 strings, table-level foreign keys, ``<table>_<col>_unique`` / ``_index`` names. Tables
 upstream created with raw SQL keep their literal upper-case text.
 
@@ -48,7 +48,7 @@ def parse_version(text: str) -> tuple[int, int, int]:
 def check_version(found: str | None, path: str | None = None) -> None:
     """Raise :class:`UnsupportedFormat` unless ``0.10.0 <= found < 0.13.0``.
 
-    Messages follow ARCHIVE-FORMAT.md §3.3: they name the version found and what we read.
+    Messages follow docs/archive-format.md: they name the version found and what we read.
     """
     if found is None or not str(found).strip():
         raise UnsupportedFormat(
@@ -240,7 +240,7 @@ SCHEMA_DDL: tuple[str, ...] = (
     "`new_pages` integer null, `new_resources` integer null, `scope_skipped` integer null, "
     "`notes` text null)",
     "create index `inventory_runs_ran_at_index` on `inventory_runs` (`ran_at`)",
-    # Performance indexes of seed 001 §6 (ARCHIVE-FORMAT.md §4.13), raw SQL upstream too.
+    # Performance indexes of seed 001 §6 (docs/archive-format.md), raw SQL upstream too.
     "CREATE INDEX idx_pages_listfilter ON pages(isExternal, scraped, redirectDestId, url, "
     "contentType)",
     "CREATE INDEX idx_resources_internal_url ON resources(isExternal, url)",
@@ -270,7 +270,7 @@ DEDUPE_CAP_EVENTS_COLUMNS: tuple[tuple[str, str], ...] = (
     ("trap_score", "real"),
     ("signals", "json"),
 )
-"""Our audit table (ARCHIVE-FORMAT.md §7.2): upstream's eight columns first, then ours."""
+"""Our audit table (docs/archive-format.md): upstream's eight columns first, then ours."""
 
 PAGE_SIGNATURES_DDL = (
     "create table if not exists `page_signatures` (`page_id` integer not null primary key, "
@@ -282,7 +282,7 @@ PAGE_SIGNATURES_DDL = (
     "create index if not exists `page_signatures_shape_signature_index` "
     "on `page_signatures` (`shape_signature`)",
 )
-"""Our per-page signature table (ARCHIVE-FORMAT.md §7.8)."""
+"""Our per-page signature table (docs/archive-format.md)."""
 
 
 CRAWL_RUNS_DDL = (
@@ -345,11 +345,12 @@ def _ref(alias: str, url_order: bool) -> str:
 
 
 def loose_page(alias: str = "pages", *, url_order: bool = False) -> str:
-    """SQL for "a page" in lists and counts (ARCHIVE-FORMAT.md §5.1).
+    """SQL for "a page" in lists and counts (docs/archive-format.md).
 
     Scraped, not a redirect source, and HTML or of unknown type: broken pages (status -1,
     no content type) stay visible; known non-HTML files (PDF, images) are contents, not
-    pages. Skipped rows match too (``get_summary`` removes them, ``list_pages`` does not).
+    pages. Skipped rows match too: callers add :data:`NOT_SKIPPED` (``get_summary``, and
+    ``list_pages`` unless asked for them).
     ``url_order=True`` writes the same predicate so that a query ordered by URL walks
     the URL index (see :func:`_ref`); the rows are identical.
     """
@@ -361,7 +362,7 @@ def loose_page(alias: str = "pages", *, url_order: bool = False) -> str:
 
 
 def strict_page(alias: str = "pages", *, url_order: bool = False) -> str:
-    """SQL for "a rendered internal HTML page" (ARCHIVE-FORMAT.md §5.1).
+    """SQL for "a rendered internal HTML page" (docs/archive-format.md).
 
     Used for metadata rates, duplicates, mismatches, header checks and orphans: only
     pages whose metadata was really extracted. Page-ness is the content type, never

@@ -1,4 +1,4 @@
-"""The two codecs of ``page_html_blobs`` (ARCHIVE-FORMAT.md §4.11), both directions.
+"""The two codecs of ``page_html_blobs`` (docs/archive-format.md), both directions.
 
 ``hash`` is the SHA-256 of the raw HTML as UTF-8, so identical snapshots share a row;
 ``zstd`` bodies are one zstd frame, ``none`` bodies the UTF-8 bytes. Encoding lives here

@@ -1,4 +1,4 @@
-"""The ``<dir>.lock/pid.txt`` convention shared with upstream (ARCHIVE-FORMAT.md §2.3).
+"""The ``<dir>.lock/pid.txt`` convention shared with upstream (docs/archive-format.md).
 
 A lock on directory ``<dir>`` is the directory ``<dir>.lock``, made with a
 non-recursive ``mkdir`` (atomic on every local file system), holding the owner's PID.

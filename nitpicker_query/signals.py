@@ -1,6 +1,6 @@
 """Trap and legit signals of a page, URL equivalence, and the effective threshold.
 
-*Equivalent* URLs (``../shared/seeds/003_…``: the same page arrives under several
+*Equivalent* URLs (the design notes on URL identity: the same page arrives under several
 spellings) differ only in scheme (http/https), a leading ``www.``, a default port, a
 trailing slash, the fragment, host case and ``%xx`` case; path case, query keys and
 query values make a different page. Query parameter order does not::

@@ -1,4 +1,4 @@
-"""Writing the ``.nitpicker`` tar atomically (ARCHIVE-FORMAT.md §1.4).
+"""Writing the ``.nitpicker`` tar atomically (docs/archive-format.md).
 
 The tar holds one top-level directory ``<name>/`` — its entry first, then ``db.sqlite``,
 then every other file in sorted order — with owners and times normalised, no links and

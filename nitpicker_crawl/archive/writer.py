@@ -6,7 +6,7 @@ Only this class creates tables, runs migrations and writes rows; readers never d
 ``.nitpicker`` tar on :meth:`ArchiveWriter.close`. A crash leaves the working directory:
 it is a readable "stub" and can be resumed.
 
-Row conventions it enforces (ARCHIVE-FORMAT.md §4.2), because query results depend on
+Row conventions it enforces (docs/archive-format.md), because query results depend on
 them: skipped URLs are ``scraped = 1, isSkipped = 1`` with no status; redirects are
 pre-flattened (every source of a chain points at the final page, and a source loses
 its anchors and images); anchors and images are replaced, not appended, on a re-scrape
@@ -229,7 +229,7 @@ class ArchiveWriter:
         return writer
 
     def _migrate(self) -> None:
-        """Our additive tables (ARCHIVE-FORMAT.md §7.3); idempotent, writer-only."""
+        """Our additive tables (docs/archive-format.md); idempotent, writer-only."""
         self.conn.execute(dedupe_cap_events_ddl())
         have = set(self._columns("dedupe_cap_events"))
         for name, decl in DEDUPE_CAP_EVENTS_COLUMNS:
@@ -471,7 +471,7 @@ class ArchiveWriter:
                                       "message": message, "createdAt": now_ms()})
 
     def add_dedupe_cap_event(self, **values: Any) -> int:
-        """Insert one soft-cap audit row (ARCHIVE-FORMAT.md §7.2 column names)."""
+        """Insert one soft-cap audit row (docs/archive-format.md column names)."""
         values.setdefault("detected_at", now_ms())
         return self._insert("dedupe_cap_events", values)
 

@@ -1,4 +1,4 @@
-"""Small value conversions shared by the query modules (ARCHIVE-FORMAT.md §4.15)."""
+"""Small value conversions shared by the query modules (docs/archive-format.md)."""
 
 from __future__ import annotations
 
