@@ -27,6 +27,8 @@ from .queries.get_page_detail import get_page_detail
 from .queries.get_page_html import get_page_html
 from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
+from .queries.get_violations import SORTS as VIOLATION_SORTS
+from .queries.get_violations import get_violations
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
@@ -418,6 +420,28 @@ QUERIES += (
         "The technologies detected on one page, with version, confidence and evidence.",
         (_PAGE_URL,), is_list=False, not_found="No page with URL {url} in this archive.",
         examples=("nitpicker-query page-tags site.nitpicker --url https://example.com/",),
+    ),
+)
+
+QUERIES += (
+    QuerySpec(
+        "get_violations", "violations", get_violations,
+        "Findings of upstream's analyze plugins (axe, markuplint, textlint), per page.",
+        (
+            Param("validator", "str", "Only this validator.", example="axe"),
+            Param("severity", "str", "Only this severity, as the validator names it.",
+                  example="error"),
+            Param("rule", "str", "Only this rule.", example="color-contrast"),
+            Param("url_pattern", "str", "SQL LIKE pattern on the page URL: % any run, _ one "
+                  "character.", example="%/news/%"),
+            Param("sort", "choice", "Order: by page URL, or by validator, severity or rule "
+                  "first.", default="url", choices=tuple(VIOLATION_SORTS),
+                  example="rule"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query violations site.nitpicker --validator axe "
+                  "--severity error",),
+        table_columns=("url", "validator", "severity", "rule", "message"),
     ),
 )
 

@@ -315,6 +315,8 @@ FORMAT_TABLES: dict[str, tuple[str, ...]] = {
     "dedupe_cap_events": ("id", "shape_key", "signature"),
     "page_signatures": ("page_id", "signature", "shape_signature"),
     "crawl_runs": ("id", "stopReason", "options"),
+    "analysis_violations": ("page_id", "validator", "severity", "rule", "message_text_id"),
+    "analysis_text_refs": ("id", "text"),
 }
 """The tables queries read, with the columns they cannot do without. A reader refuses an
 archive where one of these names is a view or a virtual table (a view can be an endless

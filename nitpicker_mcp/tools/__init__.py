@@ -18,6 +18,7 @@ from . import (
     get_resource_referrers,
     get_summary,
     get_tag_inventory,
+    get_violations,
     list_archives,
     list_dedupe_cap_events,
     list_images,
@@ -57,6 +58,7 @@ TOOLS: tuple[ToolDef, ...] = (
     count_pages_by_tag.TOOL,
     get_tag_inventory.TOOL,
     get_page_tags.TOOL,
+    get_violations.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

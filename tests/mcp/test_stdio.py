@@ -54,6 +54,7 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("count_pages_by_tag", {"archive": s, "provider": "WordPress"}),
         ("get_tag_inventory", {"archive": s}),
         ("get_page_tags", {"archive": s, "url": A}),
+        ("get_violations", {"archive": s}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls
