@@ -10,7 +10,7 @@ is refused, with a message that says how to configure one.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -49,6 +49,13 @@ def roots_from_uris(uris: Iterable[str]) -> list[Path]:
 def inside(real: Path, allowed: Iterable[Path]) -> bool:
     """True when the resolved ``real`` is one of ``allowed`` or below one."""
     return any(real == root or root in real.parents for root in allowed)
+
+
+def within(roots: Iterable[Path]) -> Callable[[Path], bool]:
+    """A predicate "this resolved path lies inside one of ``roots``", the roots resolved
+    once (what ``open_archive`` checks an opened descriptor's real location with)."""
+    allowed = [Path(os.path.realpath(r)) for r in roots]
+    return lambda real: inside(real, allowed)
 
 
 def check_allowed(path: str, roots: Iterable[Path]) -> Path:

@@ -41,7 +41,7 @@ from nitpicker_query.values import jsonable
 
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
-from .roots import NO_ROOTS, check_allowed, inside, roots_from_uris
+from .roots import NO_ROOTS, check_allowed, roots_from_uris, within
 from .schema import ARCHIVE_PROPERTY
 from .tools import BY_NAME, TOOLS
 from .tools._base import ToolDef
@@ -255,18 +255,19 @@ class NitpickerServer:
                                 static: list[Path]) -> tuple[Path, list[Path]]:
         """A bare or relative name, looked up in each allowed root in turn: the server's
         working directory means nothing to a client (and may not be allowed at all)."""
-        checked: list[Path] = []
-        for group in (static, None):
-            roots = static if group is not None else [*static,
-                                                      *await self._client_roots(ctx)]
-            for root in roots:
-                if root in checked:
-                    continue
-                checked.append(root)
-                candidate = Path(root) / given
-                if os.path.lexists(candidate):
-                    return check_allowed(str(candidate), roots), roots
-        if not checked:
+        def first(roots: list[Path]) -> Path | None:
+            return next((Path(r) / given for r in roots
+                         if os.path.lexists(Path(r) / given)), None)
+
+        found = first(static)
+        roots = static
+        if found is None:
+            client = await self._client_roots(ctx)
+            roots = [*static, *client]
+            found = first(client)
+        if found is not None:
+            return check_allowed(str(found), roots), roots
+        if not roots:
             raise PathNotAllowed(NO_ROOTS)
         raise ArchiveNotFound(f"No archive {given!r} in the allowed locations; "
                               "list_archives shows what is there.")
@@ -307,11 +308,10 @@ class NitpickerServer:
                 raise PathNotAllowed(NO_ROOTS)
             return await anyio.to_thread.run_sync(tool.run, (roots, self.registry), options)
         path, roots = await self._resolve(ctx, arguments.get("archive"))
-        real_roots = [Path(os.path.realpath(r)) for r in roots]
+        allowed = within(roots)
 
         def work() -> Any:
-            with self.registry.using(path, lambda where: inside(where, real_roots)) as archive, \
-                    database_errors(archive):
+            with self.registry.using(path, allowed) as archive, database_errors(archive):
                 return tool.run(archive, options)
 
         result = await anyio.to_thread.run_sync(work)

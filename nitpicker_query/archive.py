@@ -248,16 +248,16 @@ class Archive:
     def _validate(self) -> None:
         display = self.path.name
         try:
-            names = self.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-            ).fetchall()
+            objects = [tuple(r) for r in self.execute(
+                "SELECT name, type, coalesce(sql, '') FROM sqlite_master "
+                "WHERE type IN ('table', 'view')").fetchall()]
         except sqlite3.DatabaseError as exc:
             raise NotAnArchive(
                 f"Not a Nitpicker archive database (db.sqlite is not a readable SQLite "
                 f"database: {exc}): {display}", self.path,
             ) from exc
-        self._tables = frozenset(r["name"] for r in names)
-        self._check_kinds()
+        self._tables = frozenset(name for name, kind, _ in objects if kind == "table")
+        self._check_kinds(objects)
         if "info" not in self._tables:
             raise NotAnArchive(
                 f"Not a Nitpicker archive database (no info table): {display}", self.path
@@ -286,14 +286,12 @@ class Archive:
         self.base_url: str | None = row["baseUrl"] if "baseUrl" in info_columns else None
         self.info: dict[str, Any] = dict(row)
 
-    def _check_kinds(self) -> None:
+    def _check_kinds(self, objects: list[tuple[Any, ...]]) -> None:
         """The format's tables (format.FORMAT_TABLES) must be plain tables, checked before
         any of them is read: a view named ``anchors`` over an endless recursive CTE would
-        hang every links query; a virtual table needs a module we do not load."""
-        rows = self.execute(
-            "SELECT name, type, coalesce(sql, '') FROM sqlite_master "
-            "WHERE type IN ('table', 'view')").fetchall()
-        for name, kind, sql in (tuple(r) for r in rows):
+        hang every links query; a virtual table needs a module we do not load.
+        ``objects``: ``(name, type, sql)`` of every table and view in ``sqlite_master``."""
+        for name, kind, sql in objects:
             if name in FORMAT_TABLES and (
                     kind != "table" or str(sql).lstrip().upper().startswith("CREATE VIRTUAL")):
                 what = "a view" if kind == "view" else "a virtual table"
@@ -306,7 +304,7 @@ class Archive:
             if name not in self._tables:
                 continue
             try:
-                have = set(self.columns_uncached(name))
+                have = set(self.columns(name))
             except sqlite3.Error as exc:
                 raise NotAnArchive(f"Not a Nitpicker archive database (table {name}: "
                                    f"{exc}): {self.path.name}", self.path) from exc
@@ -314,9 +312,6 @@ class Archive:
             if missing:
                 raise NotAnArchive(f"Not a Nitpicker archive database (table {name} lacks "
                                    f"column {missing[0]}): {self.path.name}", self.path)
-
-    def columns_uncached(self, table: str) -> tuple[str, ...]:
-        return tuple(r[1] for r in self.execute(f'PRAGMA table_info("{table}")').fetchall())
 
     # ------------------------------------------------------------------ lifetime
 

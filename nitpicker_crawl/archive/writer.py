@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -191,17 +190,17 @@ class ArchiveWriter:
             out = Path(output).absolute() if output else src
             wd = Path(workdir).absolute() if workdir else cls.default_workdir(out)
             locks.acquire(wd)
+            if (wd / "db.sqlite").exists():  # the only copy of that work: never replaced
+                locks.release(wd)
+                raise UnfinishedCrawl(wd)
             staging = wd.with_name(wd.name + ".staging")
             try:
-                if (wd / "db.sqlite").exists():
-                    raise UnfinishedCrawl(wd)
                 shutil.rmtree(wd, ignore_errors=True)
                 shutil.rmtree(staging, ignore_errors=True)
                 inner = extract.extract(src, staging, only=None)
                 (staging / inner).rename(wd)
             except BaseException:
-                if not isinstance(sys.exc_info()[1], UnfinishedCrawl):
-                    shutil.rmtree(wd, ignore_errors=True)
+                shutil.rmtree(wd, ignore_errors=True)
                 locks.release(wd)
                 raise
             finally:

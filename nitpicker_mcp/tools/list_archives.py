@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from nitpicker_query.format import NOT_SKIPPED, loose_page
 from nitpicker_query.paging import MAX_LIMIT, check_paging, envelope
 
 from ..registry import ArchiveRegistry
-from ..roots import check_allowed, inside
+from ..roots import check_allowed, within
 from ..schema import STR, item, list_output
 from ._base import ToolDef, prose
 
@@ -52,7 +53,8 @@ def _candidates(root: Path) -> list[Path]:
     return found
 
 
-def describe(path: Path, registry: ArchiveRegistry, roots: list[Path]) -> dict[str, Any]:
+def describe(path: Path, registry: ArchiveRegistry,
+             allowed: Callable[[Path], bool]) -> dict[str, Any]:
     """One archive's line: base URL, page count, version, live crawl — or why it fails."""
     entry: dict[str, Any] = {"archive": str(path), "kind": "directory" if path.is_dir()
                              else "file", "baseUrl": None, "pages": None,
@@ -61,9 +63,7 @@ def describe(path: Path, registry: ArchiveRegistry, roots: list[Path]) -> dict[s
         holder = locks.probe(path)
         entry["liveCrawl"] = bool(holder and holder.alive)
     try:
-        real = [Path(os.path.realpath(r)) for r in roots]
-        with registry.using(path, lambda where: inside(where, real)) as archive, \
-                database_errors(archive):
+        with registry.using(path, allowed) as archive, database_errors(archive):
             entry["baseUrl"] = archive.base_url
             entry["formatVersion"] = archive.version
             entry["pages"] = archive.count(
@@ -83,7 +83,8 @@ def _run(target: tuple[list[Path], ArchiveRegistry], options: dict[str, Any]
     for root in roots:
         paths.update(p for p in _candidates(root) if _openable(p, roots))
     ordered = sorted(paths, key=str)
-    items = [describe(path, registry, roots) for path in ordered[offset:offset + limit]]
+    allowed = within(roots)
+    items = [describe(path, registry, allowed) for path in ordered[offset:offset + limit]]
     return {"roots": [str(r) for r in roots],
             **envelope(items, len(ordered), limit, offset)}
 

@@ -82,10 +82,17 @@ def get_tag_inventory(archive: Archive | str, *, limit: int = 100,
         providers = a.rows(
             "SELECT provider, count(DISTINCT pageId) AS n, min(category) FROM page_tags "
             "GROUP BY provider ORDER BY n DESC, provider LIMIT ? OFFSET ?", (limit, offset))
+        names = [p for p, _, _ in providers]
+        details: dict[Any, list[tuple[Any, ...]]] = {}
+        if names:
+            marks = ",".join("?" for _ in names)
+            for provider, *rest in a.rows(
+                    "SELECT DISTINCT provider, version, externalId, categories FROM "
+                    f"page_tags WHERE provider IN ({marks})", names):
+                details.setdefault(provider, []).append(tuple(rest))
         items = []
         for provider, pages, category in providers:
-            rows = a.rows("SELECT DISTINCT version, externalId, categories FROM page_tags "
-                          "WHERE provider = ?", (provider,))
+            rows = details.get(provider, [])
             items.append({
                 "provider": provider, "pageCount": pages, "category": category,
                 "categories": sorted({str(c) for r in rows for c in json_list(r[2])}),

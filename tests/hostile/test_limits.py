@@ -107,10 +107,6 @@ async def test_stuck_archives_do_not_stall_the_server(tmp_path: Path) -> None:
     assert not err and json.loads(text)["totalPages"] == 5
 
 
-def _limit_files(n: int) -> None:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
-
-
 async def test_rewritten_archives_are_closed(tmp_path: Path) -> None:
     archive = build_pre013(tmp_path, name="rewritten")
     params = StdioServerParameters(
