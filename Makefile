@@ -44,6 +44,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/guards.py --pages 300000
 	$(BIN)/python bench/crawl.py
 	$(BIN)/python bench/fetch_once.py
+	$(BIN)/python bench/technologies.py
 	$(BIN)/python bench/softcap.py
 	$(BIN)/python bench/softcap_sites.py
 	$(BIN)/python bench/frontier.py

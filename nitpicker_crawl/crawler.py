@@ -27,7 +27,7 @@ from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.keys import is_eligible, page_keys
 from nitpicker_query.signals import declared_target, page_signals
 
-from . import extraction
+from . import extraction, technologies
 from .excludes import Excluder, keyword_matcher
 from .fetcher import (
     Fetched,
@@ -39,7 +39,7 @@ from .fetcher import (
 )
 from .frontier import Frontier, QueueItem
 from .options import CrawlOptions
-from .parser import parse
+from .parser import parse, parse_tree
 from .progress import Counters, Progress
 from .renderer import Document, Renderer
 from .robots import Robots
@@ -102,6 +102,7 @@ class Crawler:
         self._interval_lock = asyncio.Lock()
         self.fetcher: Fetcher | None = None
         self.renderer: Renderer | None = None
+        self.fingerprints: technologies.Fingerprints | None = None
         self._stop_requests = 0
         self._crashed = False
         self._background: set[asyncio.Future[Any]] = set()
@@ -189,11 +190,15 @@ class Crawler:
                 loop.add_signal_handler(sig, self.request_stop)
                 installed.append(sig)
         try:
+            # before the first request: a missing fingerprint set stops the crawl at once
+            self.fingerprints = technologies.load() if opts.detect_tech else None
             if opts.render:
                 self.progress.note("Starting Chromium…")
                 self.renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,
                                          timeout_s=opts.timeout_s, images=opts.image,
-                                         answer_documents=opts.fetch_once)
+                                         answer_documents=opts.fetch_once,
+                                         js_paths=technologies.js_paths()
+                                         if self.fingerprints is not None else None)
                 await self.renderer.start()
             self._tasks = [asyncio.create_task(self._worker()) for _ in range(opts.parallels)]
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -371,6 +376,7 @@ class Crawler:
         final = fetched.url
         resources: list[dict[str, Any]] = []
         status = fetched.status
+        rendered = tree = None
         if self.renderer is not None:
             try:
                 document = None if fetched.body is None else Document(
@@ -385,7 +391,7 @@ class Crawler:
             resources = rendered.resources
             status = rendered.status or status
         else:
-            raw = parse(fetched.text())
+            raw, tree = parse_tree(fetched.text())
         html = raw.get("html") or ""
         if self.keywords is not None and self.keywords.search(html):
             await self._write(lambda: self._store_skip(
@@ -399,6 +405,13 @@ class Crawler:
         anchors = self._links(raw, final, refused, nofollow_page=nofollow_page)
         images = extraction.images(raw, final) if self.options.image else []
         jsonld = extraction.jsonld(raw)
+        tags = None
+        if self.fingerprints is not None:
+            tags = self.fingerprints.detect(technologies.evidence_from(
+                final, html, headers=fetched.headers, set_cookies=fetched.set_cookies,
+                metas=raw.get("metas", []), scripts=raw.get("scripts", []),
+                requests=rendered.requests if rendered is not None else (),
+                globals_=rendered.globals if rendered is not None else None, tree=tree))
         keys = event = None
         if is_eligible(
                 is_external=False, content_type=fetched.content_type, title=fields["title"],
@@ -424,6 +437,8 @@ class Crawler:
             if images:
                 w.replace_images(pid, images)
             w.replace_jsonld(pid, jsonld)
+            if tags is not None:
+                w.replace_tags(pid, tags)
             w.save_html(pid, html, self.options.html_codec)
             for res in resources:
                 self._store_resource(pid, res)

@@ -32,6 +32,7 @@ class RawDocument(TypedDict, total=False):
     anchors: list[dict[str, str | None]]  # href, text, rel
     images: list[dict[str, Any]]
     jsonld: list[dict[str, str | None]]  # type, text
+    scripts: list[dict[str, str | None]]  # src, text (inline only): what a browser runs
     html: str
 
 

@@ -26,6 +26,7 @@ FLAGS: dict[str, str] = {
     "strict": "--strict", "silent": "--silent", "dedupe_cap": "--dedupe-cap",
     "dedupe_age_window": "--dedupe-age-window", "dedupe_map_cap": "--dedupe-map-cap",
     "dedupe_allow": "--dedupe-allow", "follow_nofollow": "--follow-nofollow",
+    "detect_tech": "--detect-tech",
 }
 """The command-line flag of each field a user can set (booleans also have ``--no-…``)."""
 
@@ -64,6 +65,7 @@ class CrawlOptions:
     dedupe_map_cap: int = 100_000       # (d) most counters held at once
     dedupe_allow: tuple[str, ...] = ()  # path globs the soft cap never observes or gates
     follow_nofollow: bool = False       # follow nofollow pages' links and rel=nofollow links
+    detect_tech: bool = True            # technology detection into page_tags
     recursive: bool = True
     max_redirects: int = 10
     html_codec: str = "zstd"

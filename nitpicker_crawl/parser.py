@@ -13,8 +13,17 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .extraction import RawDocument
 
+_SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module",
+                           "text/ecmascript", "application/ecmascript"})
+"""``<script type>`` values a browser runs (the others are data: JSON-LD, templates)."""
+
 
 def parse(html: str) -> RawDocument:
+    return parse_tree(html)[0]
+
+
+def parse_tree(html: str) -> tuple[RawDocument, LexborHTMLParser]:
+    """The raw description and the parsed tree (technology detection reuses it)."""
     tree = LexborHTMLParser(html)
     root = tree.css_first("html")
     title = tree.css_first("title")
@@ -46,12 +55,17 @@ def parse(html: str) -> RawDocument:
         {"type": (s.attributes.get("type") or "").lower(), "text": s.text(deep=True)}
                for s in tree.css('script[type="application/ld+json"], '
                                  'script[type="speculationrules"]')]
-    return {
+    programs = [
+        {"src": s.attributes.get("src"), "text": None if s.attributes.get("src") else s.text()}
+        for s in tree.css("script")
+        if (s.attributes.get("type") or "").lower() in _SCRIPT_TYPES]
+    raw: RawDocument = {
         "title": title.text(deep=True) if title is not None else None,
         "lang": root.attributes.get("lang") if root is not None else None,
         "dir": root.attributes.get("dir") if root is not None else None,
         "charset": meta_charset.attributes.get("charset") if meta_charset else None,
         "baseHref": base.attributes.get("href") if base is not None else None,
         "metas": metas, "links": links, "anchors": anchors, "images": images,
-        "jsonld": scripts, "html": html,
+        "jsonld": scripts, "scripts": programs, "html": html,
     }
+    return raw, tree

@@ -422,8 +422,12 @@ class ArchiveWriter:
         rows = list(tags)
         self._begin()
         self.conn.execute("DELETE FROM page_tags WHERE pageId = ?", (page_id,))
-        for t in rows:
-            self._insert("page_tags", {"pageId": page_id, **t})
+        self.conn.executemany(
+            "INSERT INTO page_tags (pageId, provider, category, externalId, version, "
+            "confidence, categories, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(page_id, t["provider"], t.get("category"), t.get("externalId"), t.get("version"),
+              t.get("confidence"), _to_sql(t.get("categories"), True),
+              _to_sql(t.get("sources"), True)) for t in rows])
         providers = sorted({str(t["provider"]) for t in rows})
         self.conn.execute(
             "UPDATE pages SET tag_count = ?, tags_providers_csv = ? WHERE id = ?",

@@ -115,6 +115,28 @@ def page(title: str | None, *, description: str | None = None, og_title: str | N
     return Response(body="\n".join(parts).encode())
 
 
+GTM_ID = "GTM-TZ12345"
+JQUERY_VERSION = "3.7.1"
+WORDPRESS_VERSION = "6.4.2"
+
+GTM_SNIPPET = (
+    "<script>window.dataLayer = window.dataLayer || [];\n"
+    "function trapzooGtm(w,d,s,l,i){w[l].push({'gtm.start':new Date().getTime(),"
+    "event:'gtm.js'});var f=d.getElementsByTagName(s)[0],j=d.createElement(s),"
+    "dl=l!='dataLayer'?'&l='+l:'';j.async=true;"
+    "j.src='https://www.googletagmanager.com/gtm.js?id='+i+dl;"
+    "f.parentNode.insertBefore(j,f);}\n"
+    f"/* waits for consent: trapzooGtm(window,document,'script','dataLayer','{GTM_ID}'); */"
+    "</script>")
+"""Google Tag Manager's snippet, consent-gated as many sites ship it: the loader is
+defined but never called, so a rendering crawler never leaves 127.0.0.1. Technology
+detection reads the container id from the script text."""
+
+WORDPRESS_HEAD = (f'<meta name="generator" content="WordPress {WORDPRESS_VERSION}">'
+                  f'<script src="/static/jquery-{JQUERY_VERSION}.min.js"></script>')
+"""What a WordPress blog's pages carry: the generator meta and the bundled jQuery."""
+
+
 def product_jsonld(colour: str) -> str:
     """Structured data of a shirt page: a Product (with nested offers) and a breadcrumb;
     the ``black`` shirt's Product script is broken JSON, as a hand-edited template's is."""
@@ -257,7 +279,7 @@ class Site:
         body = ('<img src="/static/logo.png" alt="TrapZoo logo" width="10" height="10">'
                 '<img src="/static/banner.png">')
         return page("TrapZoo", description="A site of crawler traps", og_title="TrapZoo",
-                    og_url="/", canonical="/", links=links, body=body)
+                    og_url="/", canonical="/", links=links, body=body, head=GTM_SNIPPET)
 
     def static(self, path: str, query: dict[str, list[str]]) -> Response:
         if path.endswith(".css"):
@@ -265,6 +287,10 @@ class Site:
         if path == "/static/hang.js":  # holds a page's load event (see /wedge/)
             return Response(body=b"void 0;", content_type="application/javascript",
                             delay=HANG_SECONDS)
+        if path == f"/static/jquery-{JQUERY_VERSION}.min.js":  # what fingerprints read
+            body = ("window.jQuery = window.$ = function () {};"
+                    f"window.jQuery.fn = window.jQuery.prototype = {{jquery: '{JQUERY_VERSION}'}};")
+            return Response(body=body.encode(), content_type="application/javascript")
         if path.endswith(".js"):
             return Response(body=b"void 0;", content_type="application/javascript")
         if path.endswith(".png"):
@@ -450,7 +476,7 @@ class Site:
         n = _int(path[len("/blog/page/"):].strip("/"))
         if not 1 <= n <= BLOG_PAGES:
             return self.not_found()
-        head = ""
+        head = WORDPRESS_HEAD
         links = []
         if n > 1:
             head += f'<link rel="prev" href="/blog/page/{n - 1}/">'
@@ -463,7 +489,7 @@ class Site:
 
     def products(self, path: str, query: dict[str, list[str]]) -> Response:
         if path == "/products/":
-            return page("Products", description="Everything we sell",
+            return page("Products", description="Everything we sell", head=GTM_SNIPPET,
                         links=[f"/products/shirt-{c}/" for c in COLOURS])
         colour = path[len("/products/shirt-"):].strip("/")
         if not path.startswith("/products/shirt-") or colour not in COLOURS:
@@ -471,7 +497,7 @@ class Site:
         own = f"/products/shirt-{colour}/"
         return page("Classic shirt", description="Our classic shirt, in many colours",
                     og_title="Classic shirt", og_url=own, canonical=own,
-                    links=["/products/"], head=product_jsonld(colour))
+                    links=["/products/"], head=GTM_SNIPPET + product_jsonld(colour))
 
     def mirror(self, path: str, query: dict[str, list[str]]) -> Response:
         lang, slug = path.strip("/").split("/", 1) if path.count("/") >= 3 else ("", "")
