@@ -15,6 +15,9 @@ how it stopped).
 
 from __future__ import annotations
 
+import shlex
+from pathlib import PurePath
+
 from .exceptions import UnsupportedFormat
 
 FORMAT_VERSION = "0.10.0"
@@ -58,10 +61,12 @@ def check_version(found: str | None, path: str | None = None) -> None:
         )
     version = parse_version(str(found))
     if version < _OLDEST:
+        name = PurePath(path).name if path else "OLD.nitpicker"  # a name: paths stay private
+        shown, stem = shlex.quote(name), name.removesuffix(".nitpicker")
         raise UnsupportedFormat(
             f"Archive uses Nitpicker format {found}; this tool reads format {SUPPORTED_FAMILY} "
-            "(written by nitpicker 0.11–0.12). Upgrade it with upstream's "
-            "scripts/migrate-to-0.10.mjs, or crawl again.",
+            f"(written by nitpicker 0.11–0.12). Upgrade it with: nitpicker-crawl upgrade "
+            f"{shown} -o {shlex.quote(stem + '-0.10.nitpicker')}",
             found=str(found), supported=SUPPORTED_FAMILY, reason="too-old", path=path,
         )
     if version >= _FIRST_TOO_NEW:

@@ -24,7 +24,7 @@ import re
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +246,10 @@ class ArchiveWriter:
     def _columns(self, table: str) -> tuple[str, ...]:
         return tuple(r[1] for r in self.conn.execute(f'PRAGMA table_info("{table}")'))
 
+    def columns(self, table: str) -> tuple[str, ...]:
+        """The columns ``table`` has in this archive."""
+        return self._columns(table)
+
     def _begin(self) -> None:
         if not self._in_tx:
             self.conn.execute("BEGIN")
@@ -335,6 +339,53 @@ class ArchiveWriter:
         pid = int(row[0])
         self._ids[url] = pid
         return pid
+
+    def copy_rows(self, table: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert rows as they are, ids included (``nitpicker-crawl upgrade`` carrying an
+        older archive over). Foreign keys are checked at commit, not per row; a
+        reference to a row that is not there fails the commit."""
+        if not rows:
+            return
+        self._begin()
+        self.conn.execute("PRAGMA defer_foreign_keys = ON")
+        by_columns: dict[tuple[str, ...], list[list[Any]]] = {}
+        for row in rows:
+            by_columns.setdefault(tuple(row), []).append(
+                [_to_sql(v, True) for v in row.values()])
+        for cols, values in by_columns.items():
+            names = ", ".join(f'"{c}"' for c in cols)
+            self.conn.executemany(
+                f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in cols)})',
+                values)
+
+    def set_redirects(self, pairs: Iterable[tuple[int, int]]) -> None:
+        """``(page id, redirect target id)`` pairs, set after every page exists."""
+        self._begin()
+        self.conn.executemany("UPDATE pages SET redirectDestId = ? WHERE id = ?",
+                              [(dest, pid) for pid, dest in pairs])
+
+    def update_page(self, page_id: int, fields: Mapping[str, Any], *,
+                    extras: Mapping[str, Any] | None = None) -> None:
+        """Set some columns of a page; ``extras`` are merged into its ``meta_extras``."""
+        values = dict(fields)
+        unknown = set(values) - self.page_columns
+        if unknown:
+            raise ValueError(f"unknown pages columns: {sorted(unknown)}")
+        self._begin()
+        if extras:
+            row = self.conn.execute("SELECT meta_extras FROM pages WHERE id = ?",
+                                    (page_id,)).fetchone()
+            try:
+                current = json.loads(row[0]) if row and row[0] else {}
+            except ValueError:
+                current = {}
+            values["meta_extras"] = {**extras, **(current if isinstance(current, dict)
+                                                  else {})}
+        if not values:
+            return
+        assignments = ", ".join(f'"{c}" = ?' for c in values)
+        self.conn.execute(f"UPDATE pages SET {assignments} WHERE id = ?",
+                          [*(_to_sql(v, True) for v in values.values()), page_id])
 
     def skip_page(self, url: str, reason: str, *, is_external: bool = False) -> int:
         """Record a URL seen but deliberately not fetched (robots.txt, exclude, dedupe-cap)."""
