@@ -9,6 +9,7 @@ clusters use identical values.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .archive import Archive
 from .format import strict_page
-from .keys import is_eligible, meta_value, page_keys
+from .keys import host_key, meta_value, parent_path, sha1_key, shape_key
 from .patterns import path_matches
 from .signals import equivalent
 
@@ -27,90 +28,82 @@ _CHUNK = 500
 
 @dataclass(frozen=True)
 class Member:
+    """A page of a cluster. Its URL shape is computed only when asked for (most members
+    of a big upstream archive are never shown), unless the archive stored it."""
+
     page_id: int
     url: str
     og_url: str | None
     title: str
     description: str
     og_title: str
-    shape_key: str
     signature: str
-    shape_signature: str
+    stored_shape: tuple[str, str] | None = None  # (shape_key, shape_signature)
+
+    @functools.cached_property
+    def _shape(self) -> tuple[str, str]:
+        if self.stored_shape is not None:
+            return self.stored_shape
+        shape = shape_key(self.url)
+        return shape, sha1_key(shape, self.title, self.description, self.og_title,
+                               meta_value(self.og_url))
+
+    @property
+    def shape_key(self) -> str:
+        return self._shape[0]
+
+    @property
+    def shape_signature(self) -> str:
+        return self._shape[1]
 
 
 _META = ("COALESCE(p.title, '')", "COALESCE(p.description, '')", "COALESCE(p.og_title, '')",
          "COALESCE(p.og_url, '')")
-_WS_CHARS = "' ' || char(9) || char(10) || char(12) || char(13)"
+_EDGE_WS = " \t\n\f\r"
+_TRIMMED = tuple(f"trim({c}, '{_EDGE_WS}')" for c in _META)
+"""The meta values with leading and trailing whitespace cut, in SQL (the literal holds
+the five whitespace characters themselves: no ``char()`` call per row)."""
 
 
-def _needs_normalising(column: str) -> str:
-    """SQL: does this value change under :func:`meta_value` (trim, collapse whitespace)?"""
-    return (f"({column} != trim({column}, {_WS_CHARS}) OR instr({column}, '  ') > 0 OR "
-            f"instr({column}, char(9)) > 0 OR instr({column}, char(10)) > 0 OR "
-            f"instr({column}, char(12)) > 0 OR instr({column}, char(13)) > 0)")
+def _candidate_groups(a: Archive, min_count: int) -> dict[tuple[str, str, str, str], list[int]]:
+    """Normalised (title, description, og:title, og:url) → ids of its pages, for the
+    values shared by ``min_count`` pages or more: the only pages that can form a cluster
+    (a signature contains the four normalised values).
 
-
-def _candidate_tuples(a: Archive, min_count: int) -> list[tuple[str, str, str, str]]:
-    """Raw (title, description, og:title, og:url) values whose pages may form a cluster.
-
-    A signature contains the four normalised meta values, so only pages whose normalised
-    values are shared by ``min_count`` pages can be in such a cluster. SQLite groups the
-    raw values; values that normalisation would change (extra whitespace — rare) are
-    normalised here and merged with the raw groups they equal. Exact, and it keeps the
-    300,000-row pass inside SQLite.
+    SQLite groups the values with their edge whitespace trimmed and hands back each big
+    group's page ids (``group_concat``): one pass over ``pages``, no join, no per-page
+    hash. Python then collapses inner whitespace runs (:func:`meta_value`) and merges
+    groups that become equal. Not merged: spellings that differ only *inside* a value
+    ("A  B" / "A B") where each spelling alone is on fewer than ``min_count`` pages —
+    testing every value for inner runs would double the pass (docs/queries.md).
     """
-    odd = " OR ".join(_needs_normalising(c) for c in _META)
     rows = a.rows(
-        f"SELECT {', '.join(_META)}, count(*), max({odd}) FROM pages p "
-        f"WHERE {strict_page('p')} GROUP BY 1, 2, 3, 4 HAVING count(*) >= ? OR max({odd})",
-        (min_count,))
-    totals: Counter[tuple[str, str, str, str]] = Counter()
-    raw_of: dict[tuple[str, str, str, str], set[tuple[str, str, str, str]]] = {}
-    odd_norms = set()
-    for t, d, ot, ou, n, needs in rows:
+        f"SELECT {', '.join(_TRIMMED)}, count(*) AS n, group_concat(p.id) FROM pages p "
+        f"WHERE {strict_page('p')} GROUP BY 1, 2, 3, 4 HAVING n >= ?", (min_count,))
+    groups: dict[tuple[str, str, str, str], list[int]] = {}
+    for t, d, ot, ou, _n, ids in rows:
         norm = (meta_value(t), meta_value(d), meta_value(ot), meta_value(ou))
-        totals[norm] += n
-        raw_of.setdefault(norm, set()).add((t, d, ot, ou))
-        if needs:
-            odd_norms.add(norm)
-    for norm in odd_norms:
-        if norm in raw_of[norm]:
-            continue  # its clean spelling was a big group, already counted
-        # the clean spelling (a small raw group, left out by HAVING) joins the odd ones
-        clean = a.execute(
-            f"SELECT count(*) FROM pages p WHERE {strict_page('p')} AND "
-            + " AND ".join(f"{c} = ?" for c in _META), norm).fetchone()[0]
-        if clean:
-            totals[norm] += clean
-            raw_of[norm].add(norm)
-    return [raw for norm, n in totals.items() if n >= min_count for raw in raw_of[norm]]
+        groups.setdefault(norm, []).extend(int(i) for i in str(ids).split(","))
+    return groups
 
 
-def _computed_members(a: Archive, min_count: int = 1) -> Iterator[Member]:
-    """Members with keys computed from ``pages`` (archives without ``page_signatures``);
-    with ``min_count`` > 1 only the pages of :func:`_candidate_tuples` are hashed."""
-    columns = "p.id, p.url, p.title, p.description, p.og_title, p.og_url"
-    if min_count > 1:
-        candidates = _candidate_tuples(a, min_count)
-        batches = [candidates[i:i + 2000] for i in range(0, len(candidates), 2000)]
-        rows: list[tuple[Any, ...]] = []
-        for batch in batches:
-            values = ", ".join("(?, ?, ?, ?)" for _ in batch)
-            rows += a.rows(
-                f"WITH cand(t, d, ot, ou) AS (VALUES {values}) SELECT {columns} FROM pages p "
-                f"JOIN cand ON {_META[0]} = cand.t AND {_META[1]} = cand.d AND "
-                f"{_META[2]} = cand.ot AND {_META[3]} = cand.ou WHERE {strict_page('p')}",
-                [v for raw in batch for v in raw])
-    else:
-        rows = a.rows(f"SELECT {columns} FROM pages p WHERE {strict_page('p')}")
-    for pid, url, title, description, og_title, og_url in rows:
-        if not is_eligible(is_external=False, content_type="text/html", title=title,
-                           og_title=og_title, og_url=og_url):
-            continue
-        k = page_keys(url, title=title, description=description, og_title=og_title,
-                      og_url=og_url)
-        yield Member(pid, url, og_url, k.title, k.description, k.og_title, k.shape_key,
-                     k.signature, k.shape_signature)
+def _computed_members(a: Archive, min_count: int = 2) -> Iterator[Member]:
+    """Members with keys computed from ``pages`` (archives without ``page_signatures``):
+    only the pages of :func:`_candidate_groups`, one SHA-1 per (parent, values) pair."""
+    hashes: dict[tuple[str, tuple[str, str, str, str]], str] = {}
+    for norm, ids in _candidate_groups(a, min_count).items():
+        if not any(norm[i] for i in (0, 2, 3)):
+            continue  # no title, og:title or og:url: not eligible (is_eligible)
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start:start + _CHUNK]
+            marks = ",".join("?" for _ in chunk)
+            for pid, url, og_url in a.rows(
+                    f"SELECT id, url, og_url FROM pages WHERE id IN ({marks})", chunk):
+                key = (host_key(url) + parent_path(url), norm)
+                signature = hashes.get(key)
+                if signature is None:
+                    signature = hashes[key] = sha1_key(key[0], *norm)
+                yield Member(pid, url, og_url, norm[0], norm[1], norm[2], signature)
 
 
 def stored_keys(a: Archive) -> bool:
@@ -175,7 +168,7 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
                 pid, url, og_url, title, description, og_title, skey, sig, ssig = row
                 result[sig if by == "signature" else ssig].append(Member(
                     pid, url, og_url, meta_value(title), meta_value(description),
-                    meta_value(og_title), skey, sig, ssig))
+                    meta_value(og_title), sig, (skey, ssig)))
     else:
         for m in _computed_members(a):
             key = m.signature if by == "signature" else m.shape_signature

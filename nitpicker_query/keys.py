@@ -168,8 +168,12 @@ def meta_value(value: str | None) -> str:
     return _WS.sub(" ", str(value)).strip()
 
 
-def _sha1(*parts: str) -> str:
+def sha1_key(*parts: str) -> str:
+    """The hex SHA-1 of the parts joined by NUL: how every key here is hashed."""
     return hashlib.sha1("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+_sha1 = sha1_key
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,12 @@ def get_duplicate_clusters(
     with opened(archive) as a:
         members = clusters(a, by, min_count)
         counts = {sig: len(ms) for sig, ms in members.items()}
-        mismatches = {sig: sum(og_url_mismatch(m) for m in ms) for sig, ms in members.items()}
-        order = sorted(counts, key=lambda s: (-counts[s], mismatches[s] == 0, s))
+        # the order needs only whether a cluster has a mismatch (a trap's first member
+        # usually does); the count is taken for the clusters of this page
+        mismatched = {sig: any(og_url_mismatch(m) for m in ms) for sig, ms in members.items()}
+        order = sorted(counts, key=lambda s: (-counts[s], not mismatched[s], s))
         page = order[offset:offset + limit]
+        mismatches = {sig: sum(og_url_mismatch(m) for m in members[sig]) for sig in page}
         events = events_by_signature(a, page)
         items = []
         for sig in page:

@@ -20,9 +20,11 @@ def _sig(*parts: str) -> str:
     return hashlib.sha1("\0".join(parts).encode()).hexdigest()
 
 
-@pytest.fixture(scope="module")
-def upstream_with_trap(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("upstream-trap")
+Row = tuple[str, str | None, str | None, str | None, str | None]
+
+
+def _upstream_archive(d: Path, rows: list[Row]) -> Path:
+    """An archive as upstream writes it (no page_signatures) holding these pages."""
     work = d / "old"
     work.mkdir()
     conn = sqlite3.connect(work / "db.sqlite")
@@ -30,12 +32,6 @@ def upstream_with_trap(tmp_path_factory: pytest.TempPathFactory) -> Path:
         conn.execute(ddl)
     conn.execute("INSERT INTO info (version, name, baseUrl, roots) VALUES "
                  "('0.10.0', 'old', ?, ?)", (H + "/", f'["{H}/"]'))
-    rows = [(f"{H}/search?page={n}", "Search", "Find things", "Search", f"{H}/search")
-            for n in range(1, 13)]                                     # 12: a trap
-    rows += [(f"{H}/news/{n}", "News", "Latest", None, None) for n in range(1, 11)]  # 10
-    rows += [(f"{H}/p/{n}", f"Page {n}", None, None, None) for n in range(5)]        # unique
-    rows += [(f"{H}/gone/{n}", "Same", None, None, None) for n in range(2)]          # small
-    rows += [(f"{H}/gone/2", " Same\n", None, None, None)]  # the same title, spelled loosely
     conn.executemany(
         "INSERT INTO pages (url, scraped, isTarget, isExternal, status, contentType, title, "
         "description, og_title, og_url, meta_extras) VALUES (?, 1, 1, 0, 200, 'text/html', "
@@ -47,6 +43,17 @@ def upstream_with_trap(tmp_path_factory: pytest.TempPathFactory) -> Path:
         tf.add(work, arcname="old", recursive=False)
         tf.add(work / "db.sqlite", arcname="old/db.sqlite")
     return out
+
+
+@pytest.fixture(scope="module")
+def upstream_with_trap(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    rows: list[Row] = [(f"{H}/search?page={n}", "Search", "Find things", "Search",
+                        f"{H}/search") for n in range(1, 13)]          # 12: a trap
+    rows += [(f"{H}/news/{n}", "News", "Latest", None, None) for n in range(1, 11)]  # 10
+    rows += [(f"{H}/p/{n}", f"Page {n}", None, None, None) for n in range(5)]        # unique
+    rows += [(f"{H}/gone/{n}", "Same", None, None, None) for n in range(2)]          # small
+    rows += [(f"{H}/gone/2", " Same\n", None, None, None)]  # the same title, spelled loosely
+    return _upstream_archive(tmp_path_factory.mktemp("upstream-trap"), rows)
 
 
 def test_clusters_are_computed_without_page_signatures(upstream_with_trap: Path) -> None:
@@ -89,6 +96,21 @@ def test_whitespace_variants_join_their_cluster(upstream_with_trap: Path) -> Non
     small = q.get_duplicate_clusters(upstream_with_trap, min_count=3)["items"][2]
     assert small["count"] == 3 and small["metaSignatureFields"]["title"] == "Same"
     assert small["samplePages"] == [f"{H}/gone/0", f"{H}/gone/1", f"{H}/gone/2"]
+
+
+def test_inner_whitespace_variants(tmp_path: Path) -> None:
+    """Spellings that differ inside a value merge when each is on min_count pages or
+    more; two smaller ones do not (the documented limit of archives without
+    page_signatures, which our crawler always writes)."""
+    rows: list[Row] = [(f"{H}/a/{n}", "Big  Sale", None, None, None) for n in range(3)]
+    rows += [(f"{H}/a/{n + 3}", "Big Sale", None, None, None) for n in range(3)]
+    rows += [(f"{H}/b/{n}", "Tiny\tShop", None, None, None) for n in range(2)]
+    rows += [(f"{H}/b/{n + 2}", "Tiny Shop", None, None, None) for n in range(2)]
+    archive = _upstream_archive(tmp_path, rows)
+    found = q.get_duplicate_clusters(archive, min_count=3)["items"]
+    assert [(c["metaSignatureFields"]["title"], c["count"]) for c in found] == [("Big Sale", 6)]
+    assert [(c["metaSignatureFields"]["title"], c["count"]) for c in q.get_duplicate_clusters(
+        archive, min_count=2)["items"]] == [("Big Sale", 6), ("Tiny Shop", 4)]
 
 
 def test_drill_down(upstream_with_trap: Path) -> None:
