@@ -299,7 +299,14 @@ class Renderer:
                 healthy = False
                 raise TimeoutError(f"Navigation timeout of {int(self.timeout_s * 1000)} ms "
                                    f"exceeded: {url}") from None
-            except Exception:
+            except Exception as exc:
+                from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+                if isinstance(exc, PlaywrightTimeout):
+                    # goto's own timer, set to the same budget, can fire first: one message
+                    healthy = False
+                    raise TimeoutError(f"Navigation timeout of {int(self.timeout_s * 1000)} "
+                                       f"ms exceeded: {url}") from None
                 healthy = self._browser is not None and self._browser.is_connected()
                 raise
         finally:

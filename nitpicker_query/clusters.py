@@ -170,10 +170,16 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
                     pid, url, og_url, meta_value(title), meta_value(description),
                     meta_value(og_title), sig, (skey, ssig)))
     else:
-        for m in _computed_members(a):
-            key = m.signature if by == "signature" else m.shape_signature
-            if key in wanted:
-                result[key].append(m)
+        # pages whose values repeat first (one pass); a page alone with its values only
+        # when asked for and not found among them
+        for min_count in (2, 1):
+            missing = {key for key in wanted if not result[key]}
+            if not missing:
+                break
+            for m in _computed_members(a, min_count):
+                key = m.signature if by == "signature" else m.shape_signature
+                if key in missing:
+                    result[key].append(m)
     for members in result.values():
         members.sort(key=lambda m: m.url)
     return result
