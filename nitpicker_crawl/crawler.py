@@ -304,7 +304,8 @@ class Crawler:
             event_id = self.softcap.admit(url)
             if event_id is not None:  # queued before its cluster was capped: dropped now
                 self._refuse(event_id)
-                await self._write(lambda: self._store_skip(url, "dedupe-cap", False))
+                await self._write(lambda: self._store_skip(url, "dedupe-cap", False,
+                                                           cap_event=event_id))
                 return "done"
         if not self.options.ignore_robots and not await self.robots.allowed(url):
             await self._write(lambda: self._store_skip(url, "robots.txt", item.external))
@@ -332,7 +333,8 @@ class Crawler:
             target, hops = refused.target, [h.url for h in refused.hops]
             self.frontier.mark_seen(target)
             self._refuse(gated[0])
-            await self._write(lambda: self._store_skip(target, "dedupe-cap", False, hops))
+            await self._write(lambda: self._store_skip(target, "dedupe-cap", False, hops,
+                                                       cap_event=gated[0]))
             return "done"
         except FetchError as exc:
             failed, message, sources = exc.url, exc.message, [h.url for h in exc.redirects]
@@ -398,7 +400,7 @@ class Crawler:
                 final, "excluded (--exclude-keyword)", False, sources))
             return False
         fields = extraction.page_fields(raw, final)
-        refused: list[str] = []
+        refused: list[tuple[str, int]] = []
         robots_header = (fetched.headers.get("x-robots-tag") or "").lower()
         nofollow_page = bool(fields.get("robots_nofollow")) or "nofollow" in robots_header
         indexable = not fields.get("robots_noindex") and "noindex" not in robots_header
@@ -442,8 +444,8 @@ class Crawler:
             w.save_html(pid, html, self.options.html_codec)
             for res in resources:
                 self._store_resource(pid, res)
-            for url in refused:
-                w.skip_page(url, "dedupe-cap")
+            for url, cap in refused:
+                w.skip_page(url, "dedupe-cap", cap_event=cap)
             if keys is not None:
                 w.save_page_signature(pid, signature=keys.signature,
                                       shape_signature=keys.shape_signature,
@@ -471,12 +473,14 @@ class Crawler:
         self.softcap.refused(event_id)
         self.counters.capped = self.softcap.rejected_total
 
-    def _links(self, raw: extraction.RawDocument, page_url: str, refused: list[str], *,
+    def _links(self, raw: extraction.RawDocument, page_url: str,
+               refused: list[tuple[str, int]], *,
                nofollow_page: bool = False) -> list[tuple[str, str | None, str | None]]:
         """Anchors as stored (identity URLs), queueing the new ones on the way.
 
         New in-scope URLs of a capped cluster are not queued; they are appended to
-        ``refused`` so the page's store records them as skipped (``dedupe-cap``).
+        ``refused`` with the cap event that covers them, so the page's store records
+        them as skipped (``dedupe-cap``, the event in ``meta_extras.capEvent``).
         Links of a ``nofollow`` page (meta robots or ``X-Robots-Tag``) and ``rel=nofollow``
         links are stored but, unless ``--follow-nofollow``, not followed inside the site;
         one never reached otherwise is recorded as skipped (``nofollow``) when the crawl
@@ -499,7 +503,7 @@ class Crawler:
                     if event_id is not None:
                         self.frontier.mark_seen(url)
                         self._refuse(event_id)
-                        refused.append(url)
+                        refused.append((url, event_id))
                         continue
                 self.frontier.add(url, external=False, metadata_only=not opts.recursive)
             elif opts.fetch_external:
@@ -516,8 +520,8 @@ class Crawler:
                 "responseHeaders": fetched.headers, "scraped": 1}
 
     def _store_skip(self, url: str, reason: str, external: bool,
-                    sources: list[str] | None = None) -> None:
-        pid = self.writer.skip_page(url, reason, is_external=external)
+                    sources: list[str] | None = None, *, cap_event: int | None = None) -> None:
+        pid = self.writer.skip_page(url, reason, is_external=external, cap_event=cap_event)
         if sources:
             self.writer.record_redirect(sources, pid)
         self.writer.commit()

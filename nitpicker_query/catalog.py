@@ -151,6 +151,12 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("skipped", "choice", "URLs the crawl skipped (robots.txt, excludes, soft "
                   "cap, nofollow): left out, included, or only those; listed ones have a "
                   "skipReason.", default="exclude", choices=PAGE_SKIPPED, example="only"),
+            Param("skip_reason", "str", "Only skipped URLs with this exact reason "
+                  "(dedupe-cap, nofollow, excluded, blocked by robots.txt …).",
+                  example="dedupe-cap"),
+            Param("cap_event", "int", "Only the URLs the soft cap refused under this cap "
+                  "event id (list them with list_dedupe_cap_events).", minimum=1,
+                  example=1),
             Param("sort_by", "choice", "Sort key.", default="url", choices=tuple(PAGE_SORTS),
                   example="status"),
             _SORT_ORDER,
@@ -223,6 +229,9 @@ QUERIES: tuple[QuerySpec, ...] = (
                   choices=LINK_TYPES, example="broken"),
             Param("include_redirect_sources", "flag", "Judge the literal link target "
                   "instead of where its redirects end.", default=False),
+            Param("by_destination", "flag", "broken/external: one item per destination, "
+                  "with the number of pages and anchors linking to it, most referred first.",
+                  default=False),
             *_paging(),
         ),
         examples=("nitpicker-query links site.nitpicker --type broken",),

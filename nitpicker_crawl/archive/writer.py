@@ -387,11 +387,16 @@ class ArchiveWriter:
         self.conn.execute(f"UPDATE pages SET {assignments} WHERE id = ?",
                           [*(_to_sql(v, True) for v in values.values()), page_id])
 
-    def skip_page(self, url: str, reason: str, *, is_external: bool = False) -> int:
-        """Record a URL seen but deliberately not fetched (robots.txt, exclude, dedupe-cap)."""
+    def skip_page(self, url: str, reason: str, *, is_external: bool = False,
+                  cap_event: int | None = None) -> int:
+        """Record a URL seen but deliberately not fetched (robots.txt, exclude, dedupe-cap).
+
+        ``cap_event``: the ``dedupe_cap_events`` id whose cap refused it, kept as
+        ``meta_extras.capEvent`` (``skipReason`` stays upstream's ``dedupe-cap``)."""
+        extras = {"meta_extras": {"capEvent": cap_event}} if cap_event is not None else {}
         return self.save_page(url, scraped=1, isTarget=0 if is_external else 1,
                               isExternal=int(is_external), isSkipped=1, skipReason=reason,
-                              status=None, contentType=None)
+                              status=None, contentType=None, **extras)
 
     def record_redirect(self, sources: Iterable[str], dest_id: int) -> None:
         """Point every source of a redirect chain at its final page (pre-flattened).

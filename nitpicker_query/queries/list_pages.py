@@ -71,6 +71,8 @@ def list_pages(
     directory: str | None = None,
     content_type_category: str | None = None,
     skipped: str = "exclude",
+    skip_reason: str | None = None,
+    cap_event: int | None = None,
     sort_by: str = "url",
     sort_order: str = "asc",
     limit: int = 100,
@@ -93,6 +95,11 @@ def list_pages(
         directory: a substring of the URL; a trailing ``/`` is added (``/news`` → ``/news/``).
         skipped: ``exclude`` (default: fetched pages only, the total of
             ``get_summary``'s ``totalPages``), ``include`` or ``only``.
+        skip_reason: only skipped URLs with this exact reason (``dedupe-cap``,
+            ``nofollow``, ``excluded`` …); implies ``skipped="only"``.
+        cap_event: only the URLs the soft cap refused under this ``dedupe_cap_events``
+            id (``meta_extras.capEvent``, written since the viewer's issue; archives
+            crawled before have none).
         sort_by: ``url`` | ``status`` | ``title`` (ties broken by URL); sort_order asc|desc.
         limit, offset: paging (limit 1–1000).
 
@@ -119,6 +126,16 @@ def list_pages(
         url_order = sort_by == "url" and status is None and status_min is None and (
             status_max is None)
         where = [loose_page("p", url_order=url_order)]
+    if cap_event is not None:
+        check_int("cap_event", cap_event)
+        skipped = "only"
+        where.append("p.skipReason = 'dedupe-cap' AND json_valid(p.meta_extras) AND "
+                     "json_extract(p.meta_extras, '$.capEvent') = ?")
+        params.append(cap_event)
+    if skip_reason is not None:
+        skipped = "only"
+        where.append("p.skipReason = ?")
+        params.append(skip_reason)
     if skipped == "exclude":
         where.append(NOT_SKIPPED.replace("isSkipped", "p.isSkipped"))
     elif skipped == "only":
