@@ -154,6 +154,8 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("skip_reason", "str", "Only skipped URLs with this exact reason "
                   "(dedupe-cap, nofollow, excluded, blocked by robots.txt …).",
                   example="dedupe-cap"),
+            Param("security_headers", "flag", "Add hasCSP, hasXFrameOptions, "
+                  "hasXContentTypeOptions and hasHSTS to each item.", default=False),
             Param("cap_event", "int", "Only the URLs the soft cap refused under this cap "
                   "event id (list them with list_dedupe_cap_events).", minimum=1,
                   example=1),

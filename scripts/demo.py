@@ -3,7 +3,8 @@
 Starts TrapZoo on 127.0.0.1 — five endless traps among ordinary pages — and crawls all of
 it with Chromium and ``--dedupe-cap 100``, no ``--max-pages``: the crawl ends by itself.
 Then shows what ``nitpicker-query`` says: the cap events, the duplicate clusters with the
-exclusion each suggests, and the summary.
+exclusion each suggests, and the summary; and prints the ``nitpicker-viewer`` command that
+browses the archive.
 
 Every command is printed as it runs, from the directory ``make demo`` was typed in, so it
 can be copied and run again. The crawl uses ``--parallels 1``: with several workers the
@@ -53,6 +54,9 @@ def main() -> None:
     run("nitpicker-query", "duplicate-clusters", str(archive), "--limit", "1", "--format",
         "json", "--pretty")
     run("nitpicker-query", "summary", str(archive), "--format", "table")
+    here = Path.cwd()
+    viewer = [os.path.relpath(BIN / "nitpicker-viewer", here), os.path.relpath(archive, here)]
+    print(f"\nBrowse it (Duplicate clusters, Cap events, every page): {shlex.join(viewer)}")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ def test_demo_is_deterministic_and_its_commands_work_from_where_it_ran(
         _stable(second).replace("two/", "one/").splitlines())
     commands = [line[2:] for line in first.splitlines() if line.startswith("$ ")]
     assert len(commands) == 5
+    viewer = shlex.split(first.strip().splitlines()[-1].split(": ", 1)[1])
+    assert viewer[0].endswith("nitpicker-viewer") and viewer[1] == "one/trapzoo.nitpicker"
+    assert (tmp_path / viewer[1]).is_file()
     for command in commands[1:]:  # the queries: run as printed, from the same directory
         argv = shlex.split(command)
         assert argv[0].endswith("nitpicker-query") and argv[2] == "one/trapzoo.nitpicker"

@@ -16,7 +16,7 @@ HEADERS = (
 )
 
 
-def _has(header: str) -> str:
+def has_header(header: str) -> str:
     # json_each on malformed JSON raises; the CASE keeps it from ever seeing such text.
     return (
         "CASE WHEN json_valid(p.responseHeaders) THEN EXISTS (SELECT 1 FROM "
@@ -38,7 +38,7 @@ def check_headers(
     is the number of pages that match.
     """
     limit, offset = check_paging(limit, offset)
-    flags = ", ".join(f"{_has(h)} AS {key}" for key, h in HEADERS)
+    flags = ", ".join(f"{has_header(h)} AS {key}" for key, h in HEADERS)
     inner = f"SELECT p.url, {flags} FROM pages p WHERE {strict_page('p', url_order=True)}"
     where = ""
     if missing_only:

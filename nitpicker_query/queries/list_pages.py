@@ -8,7 +8,8 @@ from ..archive import Archive, opened
 from ..content_types import CATEGORIES, category_sql
 from ..format import NOT_SKIPPED, loose_page
 from ..paging import check_choice, check_int, check_paging, envelope
-from ._common import like_literal
+from ._common import as_bool, like_literal
+from .check_headers import HEADERS, has_header
 
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
 SKIPPED = ("exclude", "include", "only")
@@ -73,6 +74,7 @@ def list_pages(
     skipped: str = "exclude",
     skip_reason: str | None = None,
     cap_event: int | None = None,
+    security_headers: bool = False,
     sort_by: str = "url",
     sort_order: str = "asc",
     limit: int = 100,
@@ -97,6 +99,8 @@ def list_pages(
             ``get_summary``'s ``totalPages``), ``include`` or ``only``.
         skip_reason: only skipped URLs with this exact reason (``dedupe-cap``,
             ``nofollow``, ``excluded`` …); implies ``skipped="only"``.
+        security_headers: add ``hasCSP``, ``hasXFrameOptions``, ``hasXContentTypeOptions``
+            and ``hasHSTS`` to each item (as ``check_headers``; computed for the page only).
         cap_event: only the URLs the soft cap refused under this ``dedupe_cap_events``
             id (``meta_extras.capEvent``, written since the viewer's issue; archives
             crawled before have none).
@@ -167,11 +171,20 @@ def list_pages(
     order_by = f"p.{SORT_COLUMNS[sort_by]} {order}"
     if sort_by != "url":
         order_by += ", p.url ASC"
+    flags = ""
+    if as_bool(security_headers):
+        flags = "".join(f", {has_header(h)} AS {key}" for key, h in HEADERS)
     with opened(archive) as a:
         total = a.count(f"SELECT count(*) FROM pages p WHERE {clause}", params)
         rows = a.rows(
-            f"SELECT {a.select_list('pages', 'p', _COLUMNS)} FROM pages p "
+            f"SELECT {a.select_list('pages', 'p', _COLUMNS)}{flags} FROM pages p "
             f"WHERE {clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
-    return envelope([page_item(r) for r in rows], total, limit, offset)
+    width = len(rows[0]) - len(HEADERS) if rows and flags else None
+    items = [page_item(r[:width]) for r in rows]
+    if flags:
+        for item, row in zip(items, rows, strict=True):
+            item.update({key: bool(v) for (key, _), v in zip(HEADERS, row[width:],
+                                                             strict=True)})
+    return envelope(items, total, limit, offset)

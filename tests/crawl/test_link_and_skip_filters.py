@@ -4,8 +4,10 @@ destination, skipped URLs by reason, and the URLs one cap event refused."""
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import nitpicker_query as q
+from nitpicker_crawl.archive import ArchiveWriter
 from tests.crawl.conftest import Crawl
 
 
@@ -47,3 +49,23 @@ def test_skip_reason_and_cap_event(capped_plain: Crawl) -> None:
         refused_total += refused["total"]
     assert refused_total == q.list_pages(a, skip_reason="dedupe-cap")["total"] > 0
     assert q.list_pages(a, cap_event=10_000)["total"] == 0
+
+
+def test_security_header_columns_match_check_headers(tmp_path: Path) -> None:
+    w = ArchiveWriter.create(tmp_path / "h.nitpicker", roots=["http://h.test/"])
+    page = {"scraped": 1, "isTarget": 1, "isExternal": 0, "status": 200,
+            "contentType": "text/html", "isSkipped": 0, "title": "T"}
+    w.save_page("http://h.test/safe", page, responseHeaders={
+        "Content-Security-Policy": "default-src 'self'", "strict-transport-security": "x",
+        "X-Frame-Options": "DENY", "x-content-type-options": "nosniff"})
+    w.save_page("http://h.test/bare", page, responseHeaders={"server": "x"})
+    w.save_page("http://h.test/broken", page, responseHeaders="not json")
+    archive = w.close()
+    listed = {i["url"]: i for i in q.list_pages(archive, security_headers=True)["items"]}
+    checked = {i["url"]: i for i in q.check_headers(archive)["items"]}
+    keys = ("hasCSP", "hasXFrameOptions", "hasXContentTypeOptions", "hasHSTS")
+    assert {u: tuple(i[k] for k in keys) for u, i in listed.items()} == {
+        u: tuple(i[k] for k in keys) for u, i in checked.items()}
+    assert all(listed["http://h.test/safe"][k] for k in keys)
+    assert not any(listed["http://h.test/bare"][k] for k in keys)
+    assert "hasCSP" not in q.list_pages(archive)["items"][0]  # only when asked for

@@ -1,0 +1,136 @@
+"""The viewer's server time per view against the query function it calls, same run.
+
+    python bench/viewer.py [--pages 300000]
+
+On the benchmark archive of ``bench/make_archive.py``: the viewer is served on 127.0.0.1
+(uvicorn, as ``nitpicker-viewer`` runs it) and each view is requested over HTTP; its
+server time is the ``Server-Timing`` header (query, template, response). The query
+function is timed alone on the same opened archive. Views and queries alternate, five
+times after a warm-up; medians are reported. Targets (issue 10): each view ≤ its query
++ 20 ms, none above 2 s, the first page of Pages under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from doc import add_flag, emit  # noqa: E402
+
+import nitpicker_query as q  # noqa: E402
+from nitpicker_viewer.app import create_app  # noqa: E402
+from nitpicker_viewer.archives import Archives  # noqa: E402
+
+
+def server_ms(url: str) -> float:
+    with urllib.request.urlopen(url, timeout=120) as response:
+        response.read()
+        timing = response.headers["Server-Timing"]
+    return float(timing.split("dur=")[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=300_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    add_flag(parser)
+    args = parser.parse_args()
+    path = ROOT / "bench" / "data" / f"site-{args.pages}.nitpicker"
+    if not path.exists():  # built once, shared with bench/queries.py
+        from make_archive import build
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        build(path, args.pages)
+    import socket
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    archives = Archives(path, [])
+    app = create_app(archives, host="127.0.0.1", port=port)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="error"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    a = archives.open(None)
+    page_url = q.list_pages(a, limit=1, offset=1000)["items"][0]["url"]
+    cluster = q.get_duplicate_clusters(a)["items"][0]["signature"]
+    event = (q.list_dedupe_cap_events(a)["items"] or [{"id": 1}])[0]["id"]
+    quoted = urllib.parse.quote(page_url, safe="")
+
+    def detail(x: Any) -> Any:
+        return (q.get_page_detail(x, url=page_url, links_limit=100),
+                q.get_page_html(x, url=page_url, max_length=200_000),
+                q.get_page_jsonld(x, url=page_url), q.get_page_tags(x, url=page_url))
+
+    cases: list[tuple[str, str, Callable[[Any], Any]]] = [
+        ("Summary", "/summary", q.get_summary),
+        ("Pages, first page", "/pages", lambda x: q.list_pages(x)),
+        ("Pages, sorted by status", "/pages?sortBy=status",
+         lambda x: q.list_pages(x, sort_by="status")),
+        ("Pages, missing title", "/pages?missingTitle=true",
+         lambda x: q.list_pages(x, missing_title=True)),
+        ("Page detail", f"/page?url={quoted}", detail),
+        ("Links, broken", "/links?type=broken", lambda x: q.list_links(x, type="broken")),
+        ("Links, external by destination", "/links?type=external&byDestination=true",
+         lambda x: q.list_links(x, type="external", by_destination=True)),
+        ("Resources", "/resources", q.list_resources),
+        ("Images", "/images", q.list_images),
+        ("Duplicates", "/duplicates", q.find_duplicates),
+        ("Mismatches", "/mismatches?type=canonical",
+         lambda x: q.find_mismatches(x, type="canonical")),
+        ("Headers", "/headers", q.check_headers),
+        ("Duplicate clusters", "/duplicate-clusters",
+         lambda x: q.get_duplicate_clusters(x, min_count=10)),
+        ("A cluster's members", f"/duplicate-cluster?signature={cluster}",
+         lambda x: q.get_duplicate_cluster(x, signature=cluster)),
+        ("Cap events", "/dedupe-cap-events", q.list_dedupe_cap_events),
+        ("Refused URLs of an event", f"/pages?capEvent={event}",
+         lambda x: q.list_pages(x, cap_event=event)),
+    ]
+    rows = []
+    worst = 0.0
+    for label, path_query, query in cases:
+        url = f"http://127.0.0.1:{port}{path_query}"
+        server_ms(url)
+        query(a)
+        views, queries = [], []
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            query(a)
+            queries.append((time.perf_counter() - start) * 1000)
+            views.append(server_ms(url))
+        v, qm = statistics.median(views), statistics.median(queries)
+        worst = max(worst, max(views))
+        rows.append(f"| {label} | `{path_query[:60]}` | {v:.1f} | {qm:.1f} | {v - qm:+.1f} |")
+    server.should_exit = True
+    lines = [
+        f"`python bench/viewer.py --pages {args.pages}` — {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}; {path.name}; "
+        f"median of {args.rounds}, views and queries alternating\n",
+        "| view | URL | view server ms | query ms | view − query ms |",
+        "|---|---|---:|---:|---:|",
+        *rows,
+        f"\nSlowest single view request in this run: {worst:.0f} ms.",
+    ]
+    emit("viewer", "\n".join(lines), write=args.write)
+
+
+if __name__ == "__main__":
+    main()

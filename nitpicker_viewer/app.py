@@ -1,0 +1,371 @@
+"""The viewer's web application: HTML views and ``/api/<query>``, over the query functions.
+
+Security (docs/viewer.md): everything an archive holds was written by the crawled sites
+and is hostile. Jinja2 escapes every value; only ``http(s)`` URLs become links; stored
+HTML is shown as escaped source; a strict Content-Security-Policy allows our own script
+and style files only; a request whose ``Host`` is not the bound address or ``localhost``
+is refused (DNS rebinding); archives open only under the allowed roots, read-only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import shlex
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import nitpicker_query as q
+from nitpicker_query.catalog import QUERIES
+from nitpicker_query.exceptions import (
+    ArchiveNotFound,
+    InvalidArgument,
+    NitpickerError,
+    NotFound,
+    QueryTimeout,
+)
+from nitpicker_query.values import jsonable
+
+from . import params
+from .archives import Archives, PathNotAllowed
+from .text import t
+
+HERE = Path(__file__).resolve().parent
+SPECS = {spec.name: spec for spec in QUERIES}
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+
+_ABSOLUTE = re.compile(r"(?<![\w:/])(/[^\s/'\"]+){2,}/?")
+
+
+def mask(message: str) -> str:
+    """One line, no absolute paths (the MCP server's rule)."""
+    line = " ".join(str(message).split())
+    return _ABSOLUTE.sub("<path>", line)[:1000]
+
+
+def status_of(exc: Exception) -> int:
+    if isinstance(exc, PathNotAllowed):
+        return 403
+    if isinstance(exc, ArchiveNotFound | NotFound):
+        return 404
+    if isinstance(exc, QueryTimeout):
+        return 503
+    return 400
+
+
+# ----------------------------------------------------------------------------- views
+
+VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
+    # view → (query, columns shown)
+    "pages": ("list_pages", ("url", "status", "title", "contentType", "noindex",
+                             "skipReason", "hasCSP", "hasXFrameOptions",
+                             "hasXContentTypeOptions", "hasHSTS")),
+    "links": ("list_links", ("sourceUrl", "destUrl", "status", "isExternal", "textContent",
+                             "referrerCount", "linkCount", "url", "title")),
+    "resources": ("list_resources", ("url", "status", "contentType", "isExternal",
+                                     "referrerCount")),
+    "resource-referrers": ("get_resource_referrers", ("url", "title", "status")),
+    "images": ("list_images", ("pageUrl", "src", "alt", "width", "height")),
+    "duplicates": ("find_duplicates", ("value", "count", "urls")),
+    "mismatches": ("find_mismatches", ("url", "type", "actual", "expected")),
+    "headers": ("check_headers", ("url", "contentSecurityPolicy", "xFrameOptions",
+                                  "xContentTypeOptions", "strictTransportSecurity")),
+    "duplicate-clusters": ("get_duplicate_clusters", ()),
+    "duplicate-cluster": ("get_duplicate_cluster", ("url", "title", "ogUrl", "ogUrlMismatch",
+                                                    "shapeKey")),
+    "dedupe-cap-events": ("list_dedupe_cap_events", ()),
+}
+NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismatches",
+       "headers", "duplicate-clusters", "dedupe-cap-events")
+SORTABLE = {"pages": "sortBy", "resources": "sortBy"}
+"""Views whose column headers sort (the query's sortBy choices)."""
+DEFAULTS = {"pages": {"securityHeaders": "true"},
+            "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},
+            "mismatches": {"type": "canonical"}}
+
+
+def diff(value: Any, other: Any) -> Markup:
+    """``value`` with the part that differs from ``other`` marked (common prefix and
+    suffix left plain): what a mismatch changed, at a glance."""
+    a, b = str(value or ""), str(other or "")
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+        end += 1
+    middle = a[start:len(a) - end]
+    return Markup("{}<mark>{}</mark>{}").format(a[:start], middle, a[len(a) - end:]) \
+        if middle else escape(a)
+
+
+def signal_list(signals: Any) -> str:
+    """The signals that were on, and which key capped: ``ogUrlMismatch (by parent)``."""
+    if not isinstance(signals, dict):
+        return ""
+    on = [str(k) for k, v in signals.items() if v is True]
+    key = signals.get("key")
+    return (", ".join(on) or "none") + (f" (by {key})" if isinstance(key, str) else "")
+
+
+def local_time(ms: Any) -> str:
+    """UNIX milliseconds as local ``YYYY-MM-DD HH:MM:SS``."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromtimestamp(int(ms) / 1000).strftime("%Y-%m-%d %H:%M:%S")
+    except (TypeError, ValueError, OverflowError, OSError):
+        return str(ms)
+
+
+def is_web_url(value: Any) -> bool:
+    return isinstance(value, str) and value[:8].lower().startswith(("http://", "https://"))
+
+
+class Viewer:
+    def __init__(self, archives: Archives, hosts: set[str]) -> None:
+        self.archives = archives
+        self.hosts = hosts
+        self.env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                               autoescape=select_autoescape(default=True, default_for_string=True))
+        self.env.globals.update(t=t, nav=NAV, is_web_url=is_web_url, link=self.link)
+        self.env.filters["cell"] = self.cell
+        self.env.filters["diff"] = diff
+        self.env.filters["shquote"] = shlex.quote
+        self.env.filters["time"] = local_time
+        self.env.filters["signals"] = signal_list
+        self.env.filters["percent"] = lambda v: f"{100 * float(v or 0):.1f} %"
+        self.env.filters["number"] = lambda v: f"{int(v or 0):,}"
+        self.env.filters["pretty"] = lambda v: json.dumps(v, ensure_ascii=False, indent=2)
+
+    # -- helpers used by templates
+
+    def link(self, view: str, archive: str | None, **values: Any) -> str:
+        query = {k: v for k, v in values.items() if v is not None and v != ""}
+        if archive and archive != self.archives.default():
+            query = {"a": archive, **query}
+        return f"/{view}" + (f"?{urlencode(query)}" if query else "")
+
+    def cell(self, value: Any, archive: str | None = None) -> Markup:
+        """A value as table-cell HTML: http(s) URLs link to their page detail (and out);
+        anything else, ``javascript:`` URLs included, is text."""
+        if value is None:
+            return Markup("")
+        if isinstance(value, bool):
+            return Markup("yes" if value else "no")
+        if isinstance(value, list):
+            return Markup("<br>").join(self.cell(v, archive) for v in value[:20])
+        if isinstance(value, dict):
+            return Markup("<code>{}</code>").format(json.dumps(value, ensure_ascii=False)[:500])
+        if is_web_url(value):
+            return Markup('<a href="{}">{}</a>').format(
+                self.link("page", archive, url=value), value)
+        return escape(str(value))
+
+    # -- responses
+
+    def page(self, request: Request, template: str, status: int = 200,
+             **context: Any) -> HTMLResponse:
+        body = self.env.get_template(template).render(request=request, **context)
+        return HTMLResponse(body, status_code=status)
+
+    def error(self, request: Request, exc: Exception, *, api: bool) -> Response:
+        message, status = mask(str(exc)), status_of(exc)
+        if api:
+            return JSONResponse({"error": message}, status_code=status)
+        return self.page(request, "error.html", status, message=message, archive=None,
+                         view="error", badge=None)
+
+    def badge(self, archive: q.Archive) -> str | None:
+        if archive.mode == "stub":
+            pid = archive.crawler_pid
+            return t("live", pid=pid) if pid else t("stub")
+        return None
+
+    def run(self, request: Request, view: str) -> tuple[q.Archive, str | None, Any]:
+        name = request.query_params.get("a") or self.archives.default()
+        archive = self.archives.open(request.query_params.get("a"))
+        if view == "summary":
+            return archive, name, q.get_summary(archive)
+        query, _columns = VIEWS[view]
+        spec = SPECS[query]
+        values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
+        args = params.arguments(spec, values, html=True)
+        result = spec.function(archive, **args)
+        if result is None and spec.not_found:
+            raise NotFound(spec.not_found.format(**{k: args.get(k, "") for k in
+                                                    ("url", "signature")}))
+        return archive, name, result
+
+    async def html_view(self, request: Request) -> Response:
+        view = request.path_params.get("view", "summary")
+        if view not in VIEWS and view != "summary":
+            return self.error(request, NotFound(f"No view named {view[:60]}"), api=False)
+        try:
+            archive, name, result = await _threaded(self.run, request, view)
+        except (NitpickerError, ValueError) as exc:
+            return self.error(request, exc, api=False)
+        context: dict[str, Any] = {"archive": name, "view": view, "result": result,
+                                   "badge": self.badge(archive)}
+        if view == "summary":
+            return self.page(request, "summary.html", **context)
+        spec = SPECS[VIEWS[view][0]]
+        page, size = params.paging(request.query_params)
+        values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
+        sort_choices: tuple[str, ...] = ()
+        if view in SORTABLE:
+            sort_choices = next((p.choices for p in spec.params if p.name == "sort_by"), ())
+        context.update(spec=spec, values=values, page=page, size=size,
+                       columns=_columns(VIEWS[view][1], result), sizes=params.PAGE_SIZES,
+                       sort_choices=sort_choices,
+                       sort_key=values.get("sortBy", "url") if sort_choices else None)
+        template = {"duplicate-clusters": "clusters.html",
+                    "dedupe-cap-events": "events.html"}.get(view, "list.html")
+        return self.page(request, template, **context)
+
+    async def page_detail(self, request: Request) -> Response:
+        try:
+            name = request.query_params.get("a") or self.archives.default()
+            archive = self.archives.open(request.query_params.get("a"))
+            url = request.query_params.get("url") or ""
+            if not url:
+                raise InvalidArgument("url is required")
+            detail = await _threaded(q.get_page_detail, archive, url=url, links_limit=100)
+            if detail is None:
+                raise NotFound(SPECS["get_page_detail"].not_found.format(url=url)
+                               if SPECS["get_page_detail"].not_found else url)
+            html = await _threaded(q.get_page_html, archive, url=url, max_length=200_000)
+            jsonld = await _threaded(q.get_page_jsonld, archive, url=url)
+            tags = await _threaded(q.get_page_tags, archive, url=url)
+        except (NitpickerError, ValueError) as exc:
+            return self.error(request, exc, api=False)
+        return self.page(request, "page.html", archive=name, view="page", detail=detail,
+                         html=html, jsonld=jsonld, tags=tags, badge=self.badge(archive))
+
+    async def home(self, request: Request) -> Response:
+        if self.archives.single is not None and not request.query_params.get("list"):
+            return await self.html_view(request)
+        return self.page(request, "home.html", archive=None, view="home", badge=None,
+                         names=self.archives.listing())
+
+    async def api(self, request: Request) -> Response:
+        query = request.path_params["query"]
+        spec = SPECS.get(query)
+        try:
+            if spec is None:
+                raise NotFound(f"No query named {query[:60]}")
+            archive = self.archives.open(request.query_params.get("archive")
+                                         or request.query_params.get("a"))
+            args = params.arguments(spec, request.query_params)
+            result = await _threaded(spec.function, archive, **args)
+            if result is None and spec.not_found:
+                raise NotFound(spec.not_found.format(
+                    **{p.name: args.get(p.name, "") for p in spec.params}))
+        except (NitpickerError, ValueError) as exc:
+            return self.error(request, exc, api=True)
+        return JSONResponse(jsonable(result))
+
+    async def api_index(self, request: Request) -> Response:
+        return JSONResponse({"queries": [
+            {"name": s.name, "summary": s.summary,
+             "params": [p.camel for p in s.params]} for s in QUERIES]})
+
+
+async def _threaded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Queries are blocking SQLite calls: run them off the event loop."""
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(function, *args, **kwargs)
+
+
+def _columns(wanted: tuple[str, ...], result: Any) -> list[str]:
+    items = result.get("items", []) if isinstance(result, dict) else []
+    present: list[str] = []
+    for item in items[:50]:
+        for key in item:
+            if key not in present:
+                present.append(key)
+    if not wanted:
+        return present
+    return [c for c in wanted if c in present] or present
+
+
+class Guard(BaseHTTPMiddleware):
+    """Refuse foreign ``Host`` headers (DNS rebinding); add the security headers."""
+
+    def __init__(self, app: Any, hosts: set[str]) -> None:
+        super().__init__(app)
+        self.hosts = hosts
+
+    async def dispatch(self, request: Request,
+                       call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        host = (request.headers.get("host") or "").lower()
+        if host not in self.hosts:
+            return PlainTextResponse("Refused: this viewer answers only to "
+                                     "127.0.0.1 / localhost.", status_code=403)
+        started = time.perf_counter()
+        response = await call_next(request)
+        # the time the view took (query + rendering), for the browser's network panel
+        # and bench/viewer.py
+        response.headers["Server-Timing"] = \
+            f"app;dur={(time.perf_counter() - started) * 1000:.1f}"
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+
+def allowed_hosts(host: str, port: int) -> set[str]:
+    names = {host, "localhost", "127.0.0.1"} if host in ("127.0.0.1", "localhost") else {host}
+    hosts = set()
+    for name in names:
+        shown = f"[{name}]" if ":" in name else name
+        hosts |= {shown, f"{shown}:{port}"}
+    return hosts
+
+
+def create_app(archives: Archives, *, host: str, port: int) -> Starlette:
+    hosts = allowed_hosts(host, port)
+    viewer = Viewer(archives, hosts)
+    routes = [
+        Route("/", viewer.home),
+        Route("/page", viewer.page_detail),
+        Route("/api", viewer.api_index),
+        Route("/api/{query}", viewer.api),
+        Route("/favicon.ico", lambda _request: RedirectResponse("/static/favicon.svg", 301)),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        Route("/{view}", viewer.html_view),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            archives.close()
+
+    return Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts)],
+                     lifespan=lifespan)

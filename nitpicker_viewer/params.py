@@ -1,0 +1,82 @@
+"""Query-string values → query-function arguments, by the catalog's parameter specs.
+
+The same names (camelCase) and bounds as the MCP tools; a bad value is a 400 with one
+line naming the parameter. Paging is the MCP's ``limit``/``offset`` in the API and, in
+the HTML views, ``page``/``pageSize`` (what a person shares in a link).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from nitpicker_query.catalog import Param, QuerySpec
+from nitpicker_query.exceptions import InvalidArgument
+
+TRUE = {"1", "true", "on", "yes"}
+FALSE = {"0", "false", "off", "no"}
+PAGE_SIZES = (20, 50, 100, 200, 500)
+
+
+def _int(param: Param, raw: str) -> int:
+    try:
+        value = int(raw.strip(), 10)
+    except ValueError:
+        raise InvalidArgument(f"{param.camel} must be a whole number, not {raw[:40]!r}") \
+            from None
+    if param.minimum is not None and value < param.minimum:
+        raise InvalidArgument(f"{param.camel} must be at least {param.minimum}")
+    if param.maximum is not None and value > param.maximum:
+        raise InvalidArgument(f"{param.camel} must be at most {param.maximum}")
+    return value
+
+
+def value_of(param: Param, raw: str) -> Any:
+    """One value, checked like the MCP schema checks it."""
+    if param.kind == "int":
+        return _int(param, raw)
+    if param.kind in ("flag", "tristate"):
+        low = raw.strip().lower()
+        if low in TRUE:
+            return True
+        if low in FALSE:
+            return False
+        raise InvalidArgument(f"{param.camel} must be true or false, not {raw[:40]!r}")
+    if param.kind == "choice":
+        if raw not in param.choices:
+            raise InvalidArgument(f"{param.camel} must be one of {', '.join(param.choices)}")
+        return raw
+    if len(raw) > param.max_length or "\0" in raw:
+        raise InvalidArgument(f"{param.camel} is too long or holds a NUL character")
+    return raw
+
+
+def arguments(spec: QuerySpec, values: Mapping[str, str], *, html: bool = False
+              ) -> dict[str, Any]:
+    """Keyword arguments for ``spec.function``; ``html`` reads page/pageSize for paging."""
+    out: dict[str, Any] = {}
+    for param in spec.params:
+        if html and param.name in ("limit", "offset"):
+            continue
+        raw = values.get(param.camel)
+        if raw is None or (raw == "" and param.kind != "str"):
+            if param.required:
+                raise InvalidArgument(f"{param.camel} is required")
+            continue
+        if raw == "" and not param.required:
+            continue
+        out[param.name] = value_of(param, raw)
+    if html and any(p.name == "limit" for p in spec.params):
+        size = paging(values)[1]
+        out["limit"] = size
+        out["offset"] = (paging(values)[0] - 1) * size
+    return out
+
+
+def paging(values: Mapping[str, str]) -> tuple[int, int]:
+    """``(page, pageSize)`` of an HTML view: page from 1, size one of :data:`PAGE_SIZES`."""
+    page = _int(Param("page", "int", "", minimum=1, maximum=10_000_000), values.get("page")
+                or "1")
+    size = _int(Param("pageSize", "int", "", minimum=1, maximum=1000),
+                values.get("pageSize") or "100")
+    return page, size

@@ -1,0 +1,42 @@
+// The viewer's only script (CSP: script-src 'self'): theme toggle, copy buttons, bar widths.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var stored = null;
+  try { stored = localStorage.getItem("nitpicker-theme"); } catch (e) { stored = null; }
+  if (stored === "dark" || stored === "light") { root.setAttribute("data-theme", stored); }
+  document.addEventListener("DOMContentLoaded", function () {
+    var button = document.getElementById("theme");
+    if (button) {
+      var dark = function () {
+        var theme = root.getAttribute("data-theme");
+        if (theme) { return theme === "dark"; }
+        return window.matchMedia("(prefers-color-scheme: dark)").matches;
+      };
+      button.setAttribute("aria-pressed", String(dark()));
+      button.addEventListener("click", function () {
+        var next = dark() ? "light" : "dark";
+        root.setAttribute("data-theme", next);
+        button.setAttribute("aria-pressed", String(next === "dark"));
+        try { localStorage.setItem("nitpicker-theme", next); } catch (e) { /* private mode */ }
+      });
+    }
+    document.querySelectorAll("button.copy").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var text = b.getAttribute("data-copy") || "";
+        var done = function () { b.textContent = "Copied"; };
+        if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, done); }
+        else { done(); }
+      });
+    });
+    var width = function (el) {
+      return Math.max(0, Math.min(100, parseFloat(el.getAttribute("data-share")) || 0)) + "%";
+    };
+    document.querySelectorAll(".bar[data-share]").forEach(function (bar) {
+      bar.firstElementChild.style.width = width(bar);
+    });
+    document.querySelectorAll(".seg[data-share]").forEach(function (seg) {
+      seg.style.width = width(seg);
+    });
+  });
+})();

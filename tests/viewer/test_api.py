@@ -1,0 +1,129 @@
+"""The JSON API and the HTTP rules, without a browser: every query answers as its
+function does, bad input gets the right status and one line, strangers are refused."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import nitpicker_query as q
+from nitpicker_query.catalog import QUERIES
+from nitpicker_query.values import jsonable
+from tests.viewer.conftest import Served, serve
+
+
+def get(served: Served, path: str, *, host: str | None = None) -> tuple[int, str, dict[str, str]]:
+    request = urllib.request.Request(served.url + path)
+    if host is not None:
+        request.add_header("Host", host)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read().decode(), dict(response.headers)
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode(), dict(exc.headers)
+
+
+def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
+    home = q.get_summary(archive)["baseUrl"]
+    cluster = q.get_duplicate_clusters(archive, min_count=5)["items"][0]["signature"]
+    return {
+        "get_page_detail": {"url": home}, "get_page_html": {"url": home},
+        "find_mismatches": {"type": "og:title"}, "list_links": {"type": "broken"},
+        "get_resource_referrers": {"resource_url": home + "static/site.css"},
+        "list_inbound_links": {"url": home + "products/"},
+        "list_pages_by_tag": {"provider": "WordPress"},
+        "count_pages_by_tag": {"provider": "WordPress"}, "get_page_tags": {"url": home},
+        "list_pages_by_jsonld_type": {"type": "Product"},
+        "count_pages_by_jsonld_type": {"type": "Product"},
+        "get_page_jsonld": {"url": home + "products/shirt-red/"},
+        "get_page_jsonld_overview": {"url": home + "products/shirt-red/"},
+        "get_duplicate_cluster": {"signature": cluster},
+        "get_duplicate_clusters": {"min_count": 5},
+    }
+
+
+def test_every_query_answers_as_its_function(viewer: Served, capped_archive: Path) -> None:
+    from urllib.parse import urlencode
+
+    from nitpicker_query.catalog import camel
+
+    args = sample_args(capped_archive)
+    for spec in QUERIES:
+        given = args.get(spec.name, {})
+        status, body, headers = get(viewer, f"/api/{spec.name}?" + urlencode(
+            {camel(k): v for k, v in given.items()}))
+        assert headers["content-type"].startswith("application/json")
+        expected = spec.function(capped_archive, **given)
+        if expected is None:  # a URL this archive lacks (no-render: no sub-resources)
+            assert status == 404 and json.loads(body)["error"].startswith("No "), spec.name
+            continue
+        assert status == 200, (spec.name, body)
+        assert json.loads(body) == json.loads(json.dumps(jsonable(expected))), spec.name
+    status, body, _ = get(viewer, "/api")
+    assert status == 200 and len(json.loads(body)["queries"]) == len(QUERIES)
+
+
+def test_bad_input_status_and_one_line(viewer: Served, tmp_path: Path) -> None:
+    cases = [
+        ("/api/list_pages?limit=-1", 400, "limit must be at least 1"),
+        ("/api/list_pages?sortBy=nope", 400, "sortBy must be one of"),
+        ("/api/list_pages?isExternal=maybe", 400, "isExternal must be true or false"),
+        ("/api/get_page_detail", 400, "url is required"),
+        ("/api/get_page_detail?url=http://nowhere/", 404, "No page with URL"),
+        ("/api/nope", 404, "No query named nope"),
+        ("/api/get_summary?a=missing.nitpicker", 404, "not found"),
+        ("/api/get_summary?a=../../etc/passwd", 403, "outside the allowed roots"),
+        ("/pages?page=0", 400, "page must be at least 1"),
+        ("/pages?page=-3", 400, "page must be at least 1"),
+        ("/pages?sortBy=nope", 400, "sortBy must be one of"),
+        ("/pages?pageSize=5000", 400, "pageSize must be at most 1000"),
+        ("/page?url=http://nowhere/", 404, "No page with URL"),
+        ("/no-such-view", 404, "No view named"),
+        ("/summary?a=../secret.nitpicker", 403, "outside the allowed roots"),
+    ]
+    for path, status, message in cases:
+        got, body, _headers = get(viewer, path)
+        assert got == status, (path, body[:300])
+        assert message in body, (path, body[:500])
+        assert "Traceback" not in body and str(tmp_path.parent) not in body
+        if path.startswith("/api"):
+            error = json.loads(body)["error"]
+            assert "\n" not in error and "/tmp/" not in error
+
+
+def test_strangers_and_headers(viewer: Served) -> None:
+    status, body, _ = get(viewer, "/summary", host="evil.example")
+    assert status == 403 and "localhost" in body
+    status, _, _ = get(viewer, "/api/get_summary", host=f"attacker.test:{viewer.port}")
+    assert status == 403
+    for host in (f"localhost:{viewer.port}", f"127.0.0.1:{viewer.port}"):
+        assert get(viewer, "/summary", host=host)[0] == 200
+    status, _, headers = get(viewer, "/summary")
+    csp = headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+    assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_roots_list_their_archives(capped_archive: Path, tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    copy = tmp_path / "sub" / "copy.nitpicker"
+    copy.write_bytes(capped_archive.read_bytes())
+    (tmp_path / "notes.txt").write_text("not an archive")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.nitpicker"
+    outside.write_bytes(b"x")
+    (tmp_path / "link.nitpicker").symlink_to(outside)
+    for served in serve(None, [tmp_path]):
+        status, body, _ = get(served, "/")
+        assert status == 200 and "sub/copy.nitpicker" in body and "notes.txt" not in body
+        assert "link.nitpicker" not in body  # a symlink is not listed
+        status, body, _ = get(served, "/summary?a=sub/copy.nitpicker")
+        assert status == 200 and "Internal HTML pages" in body
+        status, _, _ = get(served, "/summary?a=link.nitpicker")  # resolves outside
+        assert status == 403
+        status, body, _ = get(served, "/summary")
+        assert status == 404 and "pick one on the home page" in body
+    outside.unlink()
