@@ -2,7 +2,7 @@
 
 An archive is named in URLs by its path relative to an allowed root (``?a=site.nitpicker``),
 never by an absolute path. Every name is resolved, symlinks included, and must stay under
-a root; the single archive given on the command line is its own root.
+a root. The archive given on the command line is allowed by itself: not its siblings.
 """
 
 from __future__ import annotations
@@ -26,24 +26,28 @@ class Archives:
     def __init__(self, archive: Path | None, roots: list[Path]) -> None:
         self.single = archive.resolve() if archive is not None else None
         self.roots = [r.resolve() for r in roots]
-        if self.single is not None and not self.roots:
-            self.roots = [self.single.parent]
         self._open: dict[Path, tuple[tuple[int, int], q.Archive]] = {}
         self._lock = threading.Lock()
 
     def within(self, path: Path) -> bool:
-        """Is ``path`` (already resolved) one of the roots or under one?"""
-        return any(path == root or path.is_relative_to(root) for root in self.roots)
+        """Is ``path`` (already resolved) the given archive, one of the roots or under one?"""
+        return path == self.single or any(path == root or path.is_relative_to(root)
+                                          for root in self.roots)
 
     def default(self) -> str | None:
         """The archive views show when none is named (the one given on the command line)."""
         return self.name(self.single) if self.single is not None else None
 
     def name(self, path: Path) -> str:
+        if path == self.single and not self.within_roots(path):
+            return path.name
         for root in self.roots:
             if path == root or path.is_relative_to(root):
                 return str(path.relative_to(root)) if path != root else path.name
         return path.name
+
+    def within_roots(self, path: Path) -> bool:
+        return any(path == root or path.is_relative_to(root) for root in self.roots)
 
     def resolve(self, name: str | None) -> Path:
         """The archive a URL names, checked against the roots after realpath."""
@@ -53,6 +57,11 @@ class Archives:
             return self.single
         if "\0" in name or len(name) > 4096:
             raise PathNotAllowed("Archive name refused")
+        if self.single is not None and name == self.name(self.single):
+            return self.single
+        if not self.roots:
+            raise PathNotAllowed(f"Archive outside the allowed roots: {Path(name).name} "
+                                 "(this viewer shows one archive; --root DIR allows more)")
         for root in self.roots:
             candidate = (root / name).resolve()
             if candidate != root and not candidate.is_relative_to(root):
@@ -86,7 +95,7 @@ class Archives:
 
     def listing(self) -> list[str]:
         """Archive names under the roots: ``.nitpicker`` files and crawl directories."""
-        found: list[str] = []
+        found: list[str] = [self.name(self.single)] if self.single is not None else []
         for root in self.roots:
             for directory, dirs, files in os.walk(root):
                 here = Path(directory)
@@ -100,8 +109,8 @@ class Archives:
                             and not (here / f).is_symlink():
                         found.append(self.name(here / f))
                 if len(found) >= MAX_LISTED:
-                    return found[:MAX_LISTED]
-        return found
+                    return list(dict.fromkeys(found))[:MAX_LISTED]
+        return list(dict.fromkeys(found))
 
     def close(self) -> None:
         with self._lock:

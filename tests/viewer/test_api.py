@@ -67,14 +67,18 @@ def test_every_query_answers_as_its_function(viewer: Served, capped_archive: Pat
 
 
 def test_bad_input_status_and_one_line(viewer: Served, tmp_path: Path) -> None:
+    sibling = viewer.archive.with_name("sibling.nitpicker")  # beside the one given
+    sibling.write_bytes(viewer.archive.read_bytes())
     cases = [
+        ("/summary?a=sibling.nitpicker", 403, "this viewer shows one archive"),
+        (f"/summary?a={viewer.archive.name}", 200, "Internal HTML pages"),
         ("/api/list_pages?limit=-1", 400, "limit must be at least 1"),
         ("/api/list_pages?sortBy=nope", 400, "sortBy must be one of"),
         ("/api/list_pages?isExternal=maybe", 400, "isExternal must be true or false"),
         ("/api/get_page_detail", 400, "url is required"),
         ("/api/get_page_detail?url=http://nowhere/", 404, "No page with URL"),
         ("/api/nope", 404, "No query named nope"),
-        ("/api/get_summary?a=missing.nitpicker", 404, "not found"),
+        ("/api/get_summary?a=missing.nitpicker", 403, "this viewer shows one archive"),
         ("/api/get_summary?a=../../etc/passwd", 403, "outside the allowed roots"),
         ("/pages?page=0", 400, "page must be at least 1"),
         ("/pages?page=-3", 400, "page must be at least 1"),
@@ -89,6 +93,8 @@ def test_bad_input_status_and_one_line(viewer: Served, tmp_path: Path) -> None:
         assert got == status, (path, body[:300])
         assert message in body, (path, body[:500])
         assert "Traceback" not in body and str(tmp_path.parent) not in body
+        if status == 200:
+            continue
         if path.startswith("/api"):
             error = json.loads(body)["error"]
             assert "\n" not in error and "/tmp/" not in error
@@ -126,4 +132,22 @@ def test_roots_list_their_archives(capped_archive: Path, tmp_path: Path) -> None
         assert status == 403
         status, body, _ = get(served, "/summary")
         assert status == 404 and "pick one on the home page" in body
+        status, body, _ = get(served, "/api/get_summary?a=sub/missing.nitpicker")
+        assert status == 404 and "not found" in json.loads(body)["error"]
+        status, body, _ = get(served, "/api/get_summary?a=../../etc/passwd")
+        assert status == 403
     outside.unlink()
+
+
+def test_crawl_directory_gets_the_badge(capped_archive: Path, tmp_path: Path) -> None:
+    import tarfile
+
+    with tarfile.open(capped_archive) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("/db.sqlite"))
+        tar.extract(member, tmp_path, filter="data")
+    stub = tmp_path / member.name.split("/")[0]
+    for served in serve(stub, []):
+        status, body, _ = get(served, "/summary")
+        assert status == 200 and "Crawl directory (not a finished archive)" in body
+    for served in serve(capped_archive, []):
+        assert "Crawl directory" not in get(served, "/summary")[1]
