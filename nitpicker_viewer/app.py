@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
@@ -36,7 +37,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import nitpicker_query as q
-from nitpicker_query.catalog import QUERIES
+from nitpicker_query.catalog import QUERIES, QuerySpec
 from nitpicker_query.exceptions import (
     ArchiveNotFound,
     InvalidArgument,
@@ -99,7 +100,7 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismatches",
        "headers", "duplicate-clusters", "dedupe-cap-events")
-SORTABLE = {"pages": "sortBy", "resources": "sortBy"}
+SORTABLE = frozenset({"pages", "resources"})
 """Views whose column headers sort (the query's sortBy choices)."""
 DEFAULTS = {"pages": {"securityHeaders": "true"},
             "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},
@@ -138,6 +139,12 @@ def local_time(ms: Any) -> str:
         return datetime.fromtimestamp(int(ms) / 1000).strftime("%Y-%m-%d %H:%M:%S")
     except (TypeError, ValueError, OverflowError, OSError):
         return str(ms)
+
+
+def not_found(spec: QuerySpec, args: dict[str, Any]) -> NotFound:
+    """The query's own "not found" sentence, with the arguments it names."""
+    template = spec.not_found or "Nothing found"
+    return NotFound(template.format(**{p.name: args.get(p.name, "") for p in spec.params}))
 
 
 def is_web_url(value: Any) -> bool:
@@ -214,9 +221,8 @@ class Viewer:
         values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
         args = params.arguments(spec, values, html=True)
         result = spec.function(archive, **args)
-        if result is None and spec.not_found:
-            raise NotFound(spec.not_found.format(**{k: args.get(k, "") for k in
-                                                    ("url", "signature")}))
+        if result is None:
+            raise not_found(spec, args)
         return archive, name, result
 
     async def html_view(self, request: Request) -> Response:
@@ -248,14 +254,14 @@ class Viewer:
     async def page_detail(self, request: Request) -> Response:
         try:
             name = request.query_params.get("a") or self.archives.default()
-            archive = self.archives.open(request.query_params.get("a"))
+            # opening may extract a big archive: never on the event loop
+            archive = await _threaded(self.archives.open, request.query_params.get("a"))
             url = request.query_params.get("url") or ""
             if not url:
                 raise InvalidArgument("url is required")
             detail = await _threaded(q.get_page_detail, archive, url=url, links_limit=100)
             if detail is None:
-                raise NotFound(SPECS["get_page_detail"].not_found.format(url=url)
-                               if SPECS["get_page_detail"].not_found else url)
+                raise not_found(SPECS["get_page_detail"], {"url": url})
             html = await _threaded(q.get_page_html, archive, url=url, max_length=200_000)
             jsonld = await _threaded(q.get_page_jsonld, archive, url=url)
             tags = await _threaded(q.get_page_tags, archive, url=url)
@@ -276,13 +282,12 @@ class Viewer:
         try:
             if spec is None:
                 raise NotFound(f"No query named {query[:60]}")
-            archive = self.archives.open(request.query_params.get("archive")
-                                         or request.query_params.get("a"))
+            archive = await _threaded(self.archives.open, request.query_params.get("archive")
+                                      or request.query_params.get("a"))
             args = params.arguments(spec, request.query_params)
             result = await _threaded(spec.function, archive, **args)
-            if result is None and spec.not_found:
-                raise NotFound(spec.not_found.format(
-                    **{p.name: args.get(p.name, "") for p in spec.params}))
+            if result is None:
+                raise not_found(spec, args)
         except (NitpickerError, ValueError) as exc:
             return self.error(request, exc, api=True)
         return JSONResponse(jsonable(result))
@@ -295,8 +300,6 @@ class Viewer:
 
 async def _threaded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Queries are blocking SQLite calls: run them off the event loop."""
-    from starlette.concurrency import run_in_threadpool
-
     return await run_in_threadpool(function, *args, **kwargs)
 
 
