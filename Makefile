@@ -35,8 +35,8 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 
 lint: $(STAMP)
-	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer tests bench scripts
-	$(BIN)/mypy --strict nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer
+	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer page_cluster tests bench scripts
+	$(BIN)/mypy --strict nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer page_cluster
 
 bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000
@@ -46,6 +46,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/fetch_once.py
 	$(BIN)/python bench/technologies.py
 	$(BIN)/python bench/viewer.py --pages 300000
+	$(BIN)/python bench/page_cluster.py
 	$(BIN)/python bench/softcap.py
 	$(BIN)/python bench/softcap_sites.py
 	$(BIN)/python bench/frontier.py

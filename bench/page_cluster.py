@@ -1,0 +1,89 @@
+"""page-cluster on a labelled synthetic site: accuracy, CPU time and peak memory by size.
+
+    python bench/page_cluster.py [--sizes 1000 10000 50000 100000]
+
+The corpus is ``page_cluster.synthetic`` (29 templates, shared chrome, site-wide and
+per-section stylesheets, ~2 % of pages without stylesheet data, random repeat counts,
+optional parts and noise, hard pairs: sidebar or not, a reviews block or not, a list and
+a tag page of one section, list and detail of every section, mirrored sections). Each
+size is written to a JSONL file first; a fresh process then clusters it the way the CLI
+does (reading the file line by line), and reports the CPU time and peak RSS of that
+process: generation is not counted. Scores: adjusted Rand index and purity against the
+templates, and the number of clusters. Targets (issue 11): ARI ≥ 0.97 at 10,000 and ≥ 0.95
+at 50,000; CPU ≤ 30 s at 10,000 and ≤ 150 s at 50,000; peak RSS ≤ 400 MiB at 10,000 and
+≤ 500 MiB at 100,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from doc import add_flag, emit  # noqa: E402
+
+from page_cluster import synthetic  # noqa: E402
+from page_cluster.scoring import adjusted_rand_index, purity  # noqa: E402
+
+CHILD = """
+import json, resource, sys, time
+from page_cluster.resolve import resolve_page_cluster_keys
+def pages(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            yield json.loads(line)
+start = time.process_time()
+keys = resolve_page_cluster_keys(pages(sys.argv[1]))
+cpu = time.process_time() - start
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+with open(sys.argv[2], "w") as f:
+    json.dump({"keys": keys, "cpu": cpu, "rss": rss}, f)
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 50_000,
+                                                                  100_000])
+    parser.add_argument("--seed", type=int, default=7)
+    add_flag(parser)
+    args = parser.parse_args()
+    rows = []
+    for n in args.sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus, out = Path(tmp) / "pages.jsonl", Path(tmp) / "out.json"
+            labels = []
+            with open(corpus, "w", encoding="utf-8") as f:
+                for page, template in synthetic.site(n, seed=args.seed):
+                    f.write(json.dumps(page) + "\n")
+                    labels.append(template)
+            size_mb = corpus.stat().st_size / 1e6
+            subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(out)], check=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+            result = json.loads(out.read_text())
+        keys = result["keys"]
+        rows.append(f"| {n:,} | {size_mb:,.0f} MB | {len(set(labels))} | {len(set(keys))} | "
+                    f"{adjusted_rand_index(labels, keys):.4f} | {purity(labels, keys):.4f} | "
+                    f"{result['cpu']:.1f} | {result['rss']:.0f} |")
+        print(rows[-1], flush=True)
+    lines = [
+        f"`python bench/page_cluster.py --sizes {' '.join(map(str, args.sizes))}` — "
+        f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
+        f"page_cluster.synthetic seed {args.seed}\n",
+        "| pages | input | templates | clusters | ARI | purity | CPU s | peak RSS MiB |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *rows,
+    ]
+    emit("page-cluster", "\n".join(lines), write=args.write)
+
+
+if __name__ == "__main__":
+    main()

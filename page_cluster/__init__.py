@@ -1,0 +1,33 @@
+"""page-cluster: give pages that share a template the same key, by DOM structure.
+
+A Python take on ``@d-zero/page-cluster`` (docs/page-cluster.md): HTML in, keys out, no
+archive code. The entry points:
+
+- :func:`resolve_page_cluster_keys` — keys for an iterable of pages (read once,
+  bounded memory); :func:`resolve` — the same with cluster reasons and token sets;
+- :func:`tokenize` — a page's structural tokens;
+- :func:`validate_cluster_partition`, :func:`find_cross_cluster_duplicates`,
+  :func:`compute_cluster_cohesion`, :func:`merge_validated_clusters` — checks of a result;
+- :func:`jaccard_similarity`, :func:`auto_cut_threshold` — the primitives.
+"""
+
+from __future__ import annotations
+
+from .resolve import Result, resolve, resolve_page_cluster_keys
+from .similarity import auto_cut_threshold, jaccard_similarity
+from .tokens import parse, tokenize
+from .validate import (
+    compute_cluster_cohesion,
+    find_cross_cluster_duplicates,
+    merge_validated_clusters,
+    validate_cluster_partition,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Result", "__version__", "auto_cut_threshold", "compute_cluster_cohesion",
+    "find_cross_cluster_duplicates", "jaccard_similarity", "merge_validated_clusters",
+    "parse", "resolve", "resolve_page_cluster_keys", "tokenize",
+    "validate_cluster_partition",
+]

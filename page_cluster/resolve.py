@@ -1,0 +1,506 @@
+"""``resolve_page_cluster_keys``: pages in, one template key per page out.
+
+The pipeline (docs/page-cluster.md has the picture):
+
+1. **Read** (one pass, bounded memory): each page's HTML is parsed into structural tokens
+   (:mod:`page_cluster.tokens`) and forgotten. What is kept is interned: a page becomes
+   two small integers — its *structure* (the set of ``(token, depth under <main>,
+   landmark)`` triples, shared by every page built the same way) and its *block*. Memory
+   grows with the number of distinct structures, not with pages or bytes.
+2. **Chrome discovery**: landmark instances (header, footer, nav, aside, form, search)
+   identical across pages are counted; the self-tuning cut (:func:`auto_cut_threshold`)
+   on how many pages share each separates *global chrome* (the site's header and footer,
+   left out of every comparison: they make every page look alike) from *local chrome*
+   (a section's sidebar or table of contents, kept: it distinguishes templates).
+3. **Depth cap under <main>**: article bodies vary page by page (paragraphs, tables,
+   figures) below a depth where the template ends. The cap is the depth after which
+   the number of distinct structures jumps (the knee, found by the same cut on the
+   growth ratios), so bodies stop splitting a template.
+4. **Blocking** (Pass 0): pages are grouped by their first URL path segment and their
+   first-party stylesheet set, so that the expensive comparisons stay inside a block;
+   pages without stylesheet data join the biggest block of their path segment.
+5. **Stage A**, per block: complete-linkage clustering of the distinct structures by
+   Jaccard distance, cut at the block's widest gap between merge heights.
+6. **Stage B**: clusters of different blocks whose quorum cores (tokens on 80 % of their
+   pages) are near-identical merge, to a fixed point, behind a cohesion guard — the same
+   template served under two paths (``/docs/…`` and ``/en/docs/…``) is one template.
+
+Every key is ``["<block>","cluster:<n>"]``, numbered in order of first appearance, so
+the same input gives byte-identical output.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
+from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
+
+from .similarity import auto_cut_threshold, incidence, jaccard_matrix
+from .tokens import parse
+
+_DIGITS = re.compile(r"\d+")
+
+MIN_SPLIT_DISTANCE = 0.3
+"""Lowest Stage A cut height, whatever the widest gap says. A template's optional parts
+(a share bar, a site notice, modifier classes, an empty result list) combine to a
+distance of 0.1–0.25 between two of its pages; below 0.3 the pooled heights of a site
+whose blocks each hold one template have no second population, and their widest gap
+would split options from options. Templates closer than this are told apart by their
+landmarks (a sidebar, a form) or their path block (docs/page-cluster.md)."""
+
+STAGE_B_SIMILARITY = 0.97
+"""Jaccard similarity of quorum cores above which clusters of *different* blocks merge.
+Fixed, not self-tuned: what Stage B is for — one template under two paths (``/docs/…``
+and ``/en/docs/…``, ``/blog/`` and ``/blog/page/2``) — gives identical cores (optional
+parts and noise stay out of a core, which holds tokens on 80 % of pages), while two
+sections' templates that differ by a class or a block give 0.9 and must stay apart; a
+cut over the handful of values Stage B sees would not be meaningful."""
+
+QUORUM = 0.8
+"""Share of a cluster's pages a token must be on to be in the cluster's core."""
+
+COHESION_GUARD = 0.8
+"""A Stage B merge is refused when the merged core keeps less than this share of the
+smaller core: many small steps must not chain unrelated templates together."""
+
+GLOBAL_CHROME_MIN = 0.3
+"""A landmark shared by fewer pages than this is never global chrome, whatever the cut
+says: a sidebar on a third of the site is a template feature, not the site's frame."""
+
+MIN_CONTENT_VARIANTS = 8
+"""Fewest child variants an element must show to be a content container: an element
+with a few (a share bar or not, a notice or not: 2 to 4) is template with options."""
+
+MAX_TRACKED_VARIANTS = 200
+"""Child variants counted per element before it is plainly a content container (bounds
+the memory of the count)."""
+
+MAX_LINKAGE = 1500
+"""Most distinct structures of a block clustered by complete linkage (its memory is the
+square of this); the rest join the cluster of their most similar clustered structure."""
+
+PATH_VALUE_MIN_PAGES = 2
+"""A second path segment shared by this many pages names a part of the site (kept in
+the block key); one seen on a single page is an item's own name."""
+
+STAGE_B_ROUNDS = 10
+"""Safety valve of the Stage B fixed point (it converges in a few rounds)."""
+
+Progress = Callable[[str, str], None]
+"""``(phase, message)``: phases ``pass0``, ``pass1``, ``pass1b``, ``stage-b``, ``done``."""
+
+
+@dataclass
+class _Corpus:
+    """Everything kept about the pages once read: interned, bounded."""
+
+    token_ids: dict[str, int] = field(default_factory=dict)
+    landmark_ids: dict[frozenset[int], int] = field(default_factory=dict)
+    landmark_pages: Counter[int] = field(default_factory=Counter)
+    landmark_kind: dict[int, str] = field(default_factory=dict)
+    structures: dict[frozenset[tuple[int, int, int]], int] = field(default_factory=dict)
+    structure_list: list[frozenset[tuple[int, int, int]]] = field(default_factory=list)
+    page_structure: list[int] = field(default_factory=list)
+    page_path: list[tuple[str, str]] = field(default_factory=list)  # two first segments
+    page_css: list[frozenset[str] | None] = field(default_factory=list)
+
+    def token(self, path: str) -> int:
+        tid = self.token_ids.get(path)
+        if tid is None:
+            tid = self.token_ids[path] = len(self.token_ids)
+        return tid
+
+
+def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | None,
+          progress: Progress | None) -> _Corpus:
+    corpus = _Corpus()
+    for n, page in enumerate(pages, 1):
+        doc = parse(str(page.get("html") or ""), content_block_attribute=content_block_attribute)
+        lm_ids = []
+        for landmark in doc.landmarks:
+            key = frozenset(corpus.token(t) for t in landmark.tokens)
+            lid = corpus.landmark_ids.get(key)
+            if lid is None:
+                lid = corpus.landmark_ids[key] = len(corpus.landmark_ids)
+                corpus.landmark_kind[lid] = landmark.kind
+            lm_ids.append(lid)
+        for lid in set(lm_ids):
+            corpus.landmark_pages[lid] += 1
+        structure = frozenset(
+            (corpus.token(t.path), t.main_depth, lm_ids[t.landmark] if t.landmark >= 0 else -1)
+            for t in doc.tokens)
+        sid = corpus.structures.get(structure)
+        if sid is None:
+            sid = corpus.structures[structure] = len(corpus.structure_list)
+            corpus.structure_list.append(structure)
+        corpus.page_structure.append(sid)
+        paths = page.get("paths")
+        segments = [_DIGITS.sub("#", str(s))[:100] for s in paths[:2]] \
+            if isinstance(paths, list) else []
+        corpus.page_path.append((segments[0] if segments else "",
+                                 segments[1] if len(segments) > 1 else ""))
+        hrefs = page.get("stylesheetHrefs")
+        corpus.page_css.append(frozenset(str(h) for h in hrefs)
+                               if isinstance(hrefs, list) else None)
+        if progress is not None and n % 1000 == 0:
+            progress("pass0", f"{n} pages read")
+    return corpus
+
+
+def _global_chrome(corpus: _Corpus) -> set[int]:
+    """Landmark instances shared so widely that they are the site's frame."""
+    pages = len(corpus.page_structure)
+    if not pages or not corpus.landmark_pages:
+        return set()
+    shares = {lid: n / pages for lid, n in corpus.landmark_pages.items() if n >= 2}
+    if not shares:
+        return set()
+    cut = auto_cut_threshold(list(shares.values()))
+    if cut is None:  # one share for all: the frame if widely shared
+        return {lid for lid, s in shares.items() if s >= GLOBAL_CHROME_MIN}
+    return {lid for lid, s in shares.items() if s > cut and s >= GLOBAL_CHROME_MIN}
+
+
+def _effective(structure: frozenset[tuple[int, int, int]], chrome: set[int],
+               hidden: frozenset[int]) -> frozenset[int]:
+    """The tokens compared: not global chrome, not inside a content container."""
+    return frozenset(t for t, _d, lm in structure if lm not in chrome and t not in hidden)
+
+
+def _profile(structure: frozenset[tuple[int, int, int]], chrome: set[int],
+             kinds: Mapping[int, str]) -> str:
+    """The kinds of local landmarks a page has (``aside``, ``form``, ``nav``…): a sidebar
+    or a form more or less is a template difference however small it is in tokens."""
+    return ",".join(sorted({kinds[lm] for _t, _d, lm in structure
+                            if lm >= 0 and lm not in chrome}))
+
+
+def _content_containers(corpus: _Corpus, chrome: set[int], block_of: list[str]
+                        ) -> frozenset[int]:
+    """Tokens inside *content containers*: the elements under <main> whose children
+    change from page to page (an article body: paragraphs, lists, tables in any order).
+
+    For every element path under <main>, the sets of child paths its pages show are
+    counted within each block (a block holds one or a few templates, so <main> itself,
+    whose children differ between templates, shows few variants there); pages built
+    alike share one interned structure, so this runs over distinct structures. An
+    element's score is its most variants in any block. The self-tuning cut on the scores
+    separates the few elements with many child variants from the template's fixed
+    parts, which show one to four (a share bar or not, a notice or not). Everything
+    below a content container is left out of comparisons: it is content, not template.
+    This is the seed's depth cap under <main>, chosen per element instead of per page.
+    """
+    parent_of: dict[int, str] = {}
+    for path, tid in corpus.token_ids.items():
+        parent_of[tid] = path.rpartition(">")[0]
+    variants: dict[tuple[str, str], set[frozenset[int]]] = defaultdict(set)
+    for block, sid in set(zip(block_of, corpus.page_structure, strict=True)):
+        children: dict[str, set[int]] = defaultdict(set)
+        for t, depth, lm in corpus.structure_list[sid]:
+            if lm in chrome or depth < 2:  # main's own children count from depth 1
+                continue
+            children[parent_of[t]].add(t)
+        for parent, kids in children.items():
+            seen = variants[(block, parent)]
+            if len(seen) <= MAX_TRACKED_VARIANTS:
+                seen.add(frozenset(kids))
+    counts: dict[str, int] = {}
+    for (_block, parent), seen in variants.items():
+        counts[parent] = max(counts.get(parent, 0), len(seen))
+    cut = auto_cut_threshold(list(counts.values()))
+    if cut is None:
+        return frozenset()
+    containers = {parent for parent, n in counts.items()
+                  if n > cut and n >= MIN_CONTENT_VARIANTS}
+    if not containers:
+        return frozenset()
+    return frozenset(tid for tid, head in parent_of.items()
+                     if head and _under(head, containers))
+
+
+def _under(head: str, containers: set[str]) -> bool:
+    """Is an element whose parent has the inner path ``head`` inside a container (the
+    parent itself or one of its ancestors)?"""
+    steps = head.split(">")
+    return any(">".join(steps[:k]) in containers for k in range(1, len(steps) + 1))
+
+
+def _path_keys(corpus: _Corpus) -> list[str]:
+    """Each page's path key: its first segment, and its second when that value is a
+    section of the site rather than an item. A second value on a single page is an item
+    (a slug, an id); one shared by several pages (``tag``, ``page``, a year) is kept.
+    Digit runs are already ``#``."""
+    seconds: Counter[tuple[str, str]] = Counter(corpus.page_path)
+    keys = []
+    for first, second in corpus.page_path:
+        if second and seconds[(first, second)] >= PATH_VALUE_MIN_PAGES:
+            keys.append(f"{first}/{second}")
+        else:
+            keys.append(f"{first}/*" if second else first)
+    return keys
+
+
+def _blocks(corpus: _Corpus) -> list[str]:
+    """Block key per page: path key + stylesheet set; orphans (no stylesheet data) join
+    the biggest block of their path key, else that of their first segment, else one of
+    their own."""
+    paths = _path_keys(corpus)
+    keyed: list[str | None] = []
+    sizes: Counter[tuple[str, str]] = Counter()
+    for path, css in zip(paths, corpus.page_css, strict=True):
+        if css is None:
+            keyed.append(None)
+            continue
+        css_key = ",".join(sorted(css))
+        sizes[(path, css_key)] += 1
+        keyed.append(f"path:{path}|css:{css_key}")
+    best: dict[str, str] = {}
+    for (path, css_key), _n in sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0])):
+        best.setdefault(path, f"path:{path}|css:{css_key}")
+        best.setdefault(path.split("/")[0] + "/", f"path:{path}|css:{css_key}")
+    return [k if k is not None else best.get(p) or best.get(p.split("/")[0] + "/")
+            or f"path:{p}|css:?" for k, p in zip(keyed, paths, strict=True)]
+
+
+@dataclass
+class _Tree:
+    """One (block, landmark profile) group's linkage, before it is cut."""
+
+    ids: list[int]                  # distinct sets, by weight
+    linked: int                     # how many of them the linkage holds
+    tree: np.ndarray | None         # scipy linkage matrix; None for a single set
+    matrix: Any                     # incidence rows of the linked sets
+
+
+def _linkage(sets: list[frozenset[int]], ids: list[int], weights: Mapping[int, int],
+             width: int) -> _Tree:
+    """Complete linkage of a group's distinct structures by Jaccard distance."""
+    order = sorted(ids, key=lambda i: (-weights[i], i))
+    if len(order) == 1:
+        return _Tree(order, 1, None, None)
+    linked = order[:MAX_LINKAGE]
+    matrix = incidence([sets[i] for i in linked], width)
+    dist = np.clip(1.0 - jaccard_matrix(matrix), 0.0, 1.0)
+    np.fill_diagonal(dist, 0.0)
+    tree = linkage(squareform(dist, checks=False), method="complete")
+    return _Tree(order, len(linked), tree, matrix)
+
+
+def _stage_a_cut(trees: Sequence[_Tree]) -> float:
+    """One cut height for every group, from the merge heights of all of them.
+
+    Heights pooled over the whole site form two populations: merges of a template's
+    variants (optional parts, noise: small) and merges of different templates (large).
+    The widest gap between them is the cut. Pooled, because one block alone often has
+    too few merges to show both populations (two structures give one height)."""
+    heights = [float(h) for t in trees if t.tree is not None for h in t.tree[:, 2]]
+    cut = auto_cut_threshold(heights)  # None: one distinct height, its own widest gap
+    return max(cut if cut is not None else MIN_SPLIT_DISTANCE, MIN_SPLIT_DISTANCE)
+
+
+def _stage_a(tree: _Tree, sets: list[frozenset[int]], cut: float, width: int
+             ) -> dict[int, int]:
+    """Cluster label per distinct set of one group."""
+    if tree.tree is None:
+        return {tree.ids[0]: 1}
+    labels_linked = fcluster(tree.tree, t=cut, criterion="distance")
+    labels = {i: int(labels_linked[pos]) for pos, i in enumerate(tree.ids[:tree.linked])}
+    rest = tree.ids[tree.linked:]
+    if rest:  # Pass 1b: the structures not clustered join their nearest clustered one
+        nearest = jaccard_matrix(incidence([sets[i] for i in rest], width), tree.matrix)
+        for row, i in enumerate(rest):
+            labels[i] = int(labels_linked[int(np.argmax(nearest[row]))])
+    return labels
+
+
+def _core(sets: Sequence[frozenset[int]], weights: Sequence[int]) -> frozenset[int]:
+    total = sum(weights)
+    counts: Counter[int] = Counter()
+    for s, w in zip(sets, weights, strict=True):
+        for t in s:
+            counts[t] += w
+    return frozenset(t for t, c in counts.items() if c >= QUORUM * total)
+
+
+def resolve_page_cluster_keys(pages: Iterable[Mapping[str, Any]], *,
+                              content_block_attribute: str | None = None,
+                              progress: Progress | None = None) -> list[str]:
+    """One cluster key per page, in input order; ``pages`` is read once (any iterable:
+    a generator over a huge file is fine). Pages are the CLI's records: ``html``, and
+    optionally ``paths`` (URL path segments) and ``stylesheetHrefs``."""
+    return resolve(pages, content_block_attribute=content_block_attribute,
+                   progress=progress).keys
+
+
+@dataclass
+class Result:
+    keys: list[str]
+    reasons: dict[str, dict[str, Any]]
+    structures: list[frozenset[int]]   # effective token set per page's structure id
+    page_structure: list[int]
+    token_names: list[str]
+
+
+def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str | None = None,
+            progress: Progress | None = None) -> Result:
+    """:func:`resolve_page_cluster_keys` with the material of the reasons and checks."""
+    corpus = _read(pages, content_block_attribute, progress)
+    total = len(corpus.page_structure)
+    chrome = _global_chrome(corpus)
+    block_of = _blocks(corpus)
+    hidden = _content_containers(corpus, chrome, block_of)
+    effective = [_effective(s, chrome, hidden) for s in corpus.structure_list]
+    profiles = [_profile(s, chrome, corpus.landmark_kind) for s in corpus.structure_list]
+    width = len(corpus.token_ids)
+    if progress is not None:
+        progress("pass0", f"{total} pages read, {len(corpus.structure_list)} structures")
+    # distinct effective sets per block, with their page counts
+    set_ids: dict[tuple[frozenset[int], str], int] = {}
+    page_set: list[int] = []
+    for sid in corpus.page_structure:
+        page_set.append(set_ids.setdefault((effective[sid], profiles[sid]), len(set_ids)))
+    sets = [s for s, _p in set_ids]
+    set_profile = [p for _s, p in set_ids]
+    per_block: dict[str, Counter[int]] = defaultdict(Counter)
+    for block, s in zip(block_of, page_set, strict=True):
+        per_block[block][s] += 1
+    unit_of: dict[tuple[str, int], int] = {}     # (block, distinct set) → unit
+    units: list[tuple[str, str]] = []            # (block, profile:label)
+    unit_index: dict[tuple[str, str], int] = {}
+    groups: list[tuple[str, str, _Tree]] = []
+    for b, (block, counter) in enumerate(sorted(per_block.items())):
+        by_profile: dict[str, list[int]] = defaultdict(list)
+        for i in sorted(counter):
+            by_profile[set_profile[i]].append(i)
+        for profile, ids in sorted(by_profile.items()):
+            groups.append((block, profile, _linkage(sets, ids, counter, width)))
+        step = max(1, len(per_block) // 10)
+        if progress is not None and ((b + 1) % step == 0 or b + 1 == len(per_block)):
+            progress("pass1", f"clustered block {b + 1}/{len(per_block)}")
+    cut = _stage_a_cut([tree for _b, _p, tree in groups])
+    for block, profile, tree in groups:
+        for i, label in sorted(_stage_a(tree, sets, cut, width).items()):
+            key = (block, f"{profile}:{label}")
+            if key not in unit_index:
+                unit_index[key] = len(units)
+                units.append(key)
+            unit_of[(block, i)] = unit_index[key]
+    # members of each unit: distinct sets and weights
+    members: dict[int, Counter[int]] = defaultdict(Counter)
+    for block, s in zip(block_of, page_set, strict=True):
+        members[unit_of[(block, s)]][s] += 1
+    parent = list(range(len(units)))
+
+    def find(u: int) -> int:
+        while parent[u] != u:
+            parent[u] = parent[parent[u]]
+            u = parent[u]
+        return u
+
+    for _round in range(STAGE_B_ROUNDS):
+        roots = sorted({find(u) for u in range(len(units))})
+        pooled: dict[int, Counter[int]] = defaultdict(Counter)
+        blocks_of: dict[int, set[str]] = defaultdict(set)
+        profile_of: dict[int, str] = {}
+        for u in range(len(units)):
+            pooled[find(u)].update(members[u])
+            blocks_of[find(u)].add(units[u][0])
+            profile_of[find(u)] = units[u][1].rsplit(":", 1)[0]
+        cores = {r: _core([sets[i] for i in pooled[r]], list(pooled[r].values()))
+                 for r in roots}
+        if progress is not None:
+            progress("stage-b", f"merging {len(roots)} units")
+        if len(roots) < 2:
+            break
+        matrix = incidence([cores[r] for r in roots], width)
+        sim = jaccard_matrix(matrix)
+        merged = False
+        pairs = sorted(((float(sim[i, j]), i, j) for i in range(len(roots))
+                        for j in range(i + 1, len(roots))
+                        if sim[i, j] >= STAGE_B_SIMILARITY
+                        and profile_of[roots[i]] == profile_of[roots[j]]
+                        and not blocks_of[roots[i]] & blocks_of[roots[j]]),
+                       key=lambda p: (-p[0], p[1], p[2]))
+        for _s, i, j in pairs:
+            a, b = find(roots[i]), find(roots[j])
+            if a == b:
+                continue
+            ca, cb = cores[roots[i]], cores[roots[j]]
+            both = Counter(pooled[roots[i]]) + Counter(pooled[roots[j]])
+            merged_core = _core([sets[k] for k in both], list(both.values()))
+            if len(merged_core) < COHESION_GUARD * min(len(ca), len(cb)):
+                continue
+            parent[max(a, b)] = min(a, b)
+            merged = True
+        if not merged:
+            break
+    # keys, numbered by first appearance in the input
+    names: dict[int, str] = {}
+    keys = []
+    block_counter: Counter[str] = Counter()
+    for block, s in zip(block_of, page_set, strict=True):
+        root = find(unit_of[(block, s)])
+        name = names.get(root)
+        if name is None:
+            rblock = units[root][0]
+            name = names[root] = json.dumps([rblock, f"cluster:{block_counter[rblock]}"],
+                                            ensure_ascii=False, separators=(",", ":"))
+            block_counter[rblock] += 1
+        keys.append(name)
+    if progress is not None:
+        progress("done", f"{total} pages in {len(names)} clusters")
+    token_names = [""] * width
+    for path, tid in corpus.token_ids.items():
+        token_names[tid] = path
+    return Result(keys, _reasons(names, units, members, find, sets, set_profile, token_names),
+                  sets, page_set, token_names)
+
+
+def _reasons(names: Mapping[int, str], units: Sequence[tuple[str, str]],
+             members: Mapping[int, Counter[int]], find: Callable[[int], int],
+             sets: Sequence[frozenset[int]], set_profile: Sequence[str],
+             token_names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Why each cluster's pages are together, as data (one entry per cluster): its
+    blocks (path and stylesheets), its quorum core of structural tokens, the landmark
+    kinds its pages have beyond the site's chrome, and the clusters that share a block
+    with it but stayed apart (compare their cores to see what differs)."""
+    pooled: dict[int, Counter[int]] = defaultdict(Counter)
+    blocks: dict[int, set[str]] = defaultdict(set)
+    for u, (block, _label) in enumerate(units):
+        root = find(u)
+        pooled[root].update(members[u])
+        blocks[root].add(block)
+    by_block: dict[str, set[str]] = defaultdict(set)
+    for root, name in names.items():
+        for block in blocks[root]:
+            by_block[block].add(name)
+    reasons: dict[str, dict[str, Any]] = {}
+    for root, name in sorted(names.items(), key=lambda kv: kv[1]):
+        counter = pooled[root]
+        core = _core([sets[i] for i in counter], list(counter.values()))
+        blocking = []
+        for block in sorted(blocks[root]):
+            path, _, css = block.removeprefix("path:").partition("|css:")
+            blocking.append({"blockKey": block, "reason": {
+                "kind": "path+stylesheets", "pathKey": path,
+                "stylesheets": [c for c in css.split(",") if c and c != "?"]}})
+        kinds = Counter(k for i, n in counter.items() for k in set_profile[i].split(",") if k
+                        for _ in range(n))
+        total = sum(counter.values())
+        reasons[name] = {
+            "memberCount": total,
+            "blocking": blocking,
+            "structuralCoreTokens": sorted(token_names[t] for t in core)[:500],
+            "landmarks": {k: {"presenceRate": round(n / total, 4)} for k, n in
+                          sorted(kinds.items())},
+            "siblingClusterKeys": sorted(set().union(*(by_block[b] for b in blocks[root]))
+                                         - {name}),
+        }
+    return reasons
