@@ -29,7 +29,6 @@ or truncated ``snapshot-html.zip``, an archive that is already 0.10.
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import tempfile
 import zipfile
@@ -45,6 +44,7 @@ from nitpicker_query.exceptions import NitpickerError, NotAnArchive
 from nitpicker_query.format import parse_version
 from nitpicker_query.html_codec import DECODE_LIMIT
 from nitpicker_query.keys import is_eligible, page_keys
+from nitpicker_query.queries._common import json_object
 
 from . import extraction, technologies
 from .archive import ArchiveWriter
@@ -365,13 +365,8 @@ def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints,
 
 
 def _headers(stored: Any) -> dict[str, str]:
-    try:
-        value = json.loads(stored) if isinstance(stored, str) else None
-    except ValueError:
-        return {}
-    if not isinstance(value, dict):
-        return {}
-    return {str(k).lower(): str(v) for k, v in value.items()
+    """Stored response headers (a JSON object, or anything a stranger wrote) by name."""
+    return {str(k).lower(): str(v) for k, v in json_object(stored).items()
             if isinstance(v, str | int | float)}
 
 
@@ -418,11 +413,3 @@ def default_output(source: Path) -> Path:
     """``site.nitpicker`` → ``site-0.10.nitpicker`` beside it."""
     stem = source.name.removesuffix(".nitpicker")
     return source.with_name(f"{stem}-0.10.nitpicker")
-
-
-def cleanup(path: Path) -> None:
-    """Remove a partial output (the writer's working directory is removed by it)."""
-    if path.is_dir():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)

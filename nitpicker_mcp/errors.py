@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from nitpicker_query.exceptions import NitpickerError, mask_paths
 
-from nitpicker_query.exceptions import NitpickerError
-
-_ABSOLUTE = re.compile(r"(?<![\w:/])(/[^\s/'\"]+){2,}/?")
+__all__ = ["PathNotAllowed", "ToolArgumentError", "UnknownTool", "mask_paths"]
 
 
 class PathNotAllowed(NitpickerError):
@@ -19,12 +17,3 @@ class ToolArgumentError(NitpickerError):
 
 class UnknownTool(NitpickerError):
     """A ``tools/call`` named a tool this server does not have."""
-
-
-def mask_paths(message: str) -> str:
-    """Replace absolute-looking paths (two or more ``/segments``) with ``<path>``.
-
-    The model (and whoever reads its transcript) learns nothing about the machine's
-    layout from an error; the archive's base name is kept where the message names it.
-    """
-    return _ABSOLUTE.sub("<path>", message)

@@ -19,7 +19,20 @@ where a full path is not needed.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+_ABSOLUTE = re.compile(r"(?<![\w:/])(/[^\s/'\"]+){2,}/?")
+
+
+def mask_paths(message: str) -> str:
+    """Replace absolute-looking paths (two or more ``/segments``) with ``<path>``.
+
+    For messages that leave the machine (the MCP server's answers to a model, the
+    viewer's pages): the reader learns nothing of its layout; the archive's base name is
+    kept where the message names it.
+    """
+    return _ABSOLUTE.sub("<path>", message)
 
 
 class NitpickerError(Exception):

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import shlex
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -44,7 +43,9 @@ from nitpicker_query.exceptions import (
     NitpickerError,
     NotFound,
     QueryTimeout,
+    mask_paths,
 )
+from nitpicker_query.terminal import local_time as terminal_time
 from nitpicker_query.values import jsonable
 
 from . import params
@@ -57,13 +58,9 @@ SPECS = {spec.name: spec for spec in QUERIES}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
-_ABSOLUTE = re.compile(r"(?<![\w:/])(/[^\s/'\"]+){2,}/?")
-
-
 def mask(message: str) -> str:
     """One line, no absolute paths (the MCP server's rule)."""
-    line = " ".join(str(message).split())
-    return _ABSOLUTE.sub("<path>", line)[:1000]
+    return mask_paths(" ".join(str(message).split()))[:1000]
 
 
 def status_of(exc: Exception) -> int:
@@ -132,11 +129,10 @@ def signal_list(signals: Any) -> str:
 
 
 def local_time(ms: Any) -> str:
-    """UNIX milliseconds as local ``YYYY-MM-DD HH:MM:SS``."""
-    from datetime import datetime
-
+    """UNIX milliseconds as local time (:func:`nitpicker_query.terminal.local_time`); a
+    value that is not a time (a stranger's archive) is shown as it is."""
     try:
-        return datetime.fromtimestamp(int(ms) / 1000).strftime("%Y-%m-%d %H:%M:%S")
+        return terminal_time(int(ms))
     except (TypeError, ValueError, OverflowError, OSError):
         return str(ms)
 
@@ -211,14 +207,13 @@ class Viewer:
             return t("live", pid=pid) if pid else t("stub")
         return None
 
-    def run(self, request: Request, view: str) -> tuple[q.Archive, str | None, Any]:
+    def run(self, request: Request, view: str, values: Mapping[str, str]
+            ) -> tuple[q.Archive, str | None, Any]:
         name = request.query_params.get("a") or self.archives.default()
         archive = self.archives.open(request.query_params.get("a"))
         if view == "summary":
             return archive, name, q.get_summary(archive)
-        query, _columns = VIEWS[view]
-        spec = SPECS[query]
-        values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
+        spec = SPECS[VIEWS[view][0]]
         args = params.arguments(spec, values, html=True)
         result = spec.function(archive, **args)
         if result is None:
@@ -229,8 +224,10 @@ class Viewer:
         view = request.path_params.get("view", "summary")
         if view not in VIEWS and view != "summary":
             return self.error(request, NotFound(f"No view named {view[:60]}"), api=False)
+        # the view's defaults under what the URL says: the query's arguments and the form
+        values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
         try:
-            archive, name, result = await _threaded(self.run, request, view)
+            archive, name, result = await _threaded(self.run, request, view, values)
         except (NitpickerError, ValueError) as exc:
             return self.error(request, exc, api=False)
         context: dict[str, Any] = {"archive": name, "view": view, "result": result,
@@ -239,7 +236,6 @@ class Viewer:
             return self.page(request, "summary.html", **context)
         spec = SPECS[VIEWS[view][0]]
         page, size = params.paging(request.query_params)
-        values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
         sort_choices: tuple[str, ...] = ()
         if view in SORTABLE:
             sort_choices = next((p.choices for p in spec.params if p.name == "sort_by"), ())

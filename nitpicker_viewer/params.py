@@ -67,9 +67,9 @@ def arguments(spec: QuerySpec, values: Mapping[str, str], *, html: bool = False
             continue
         out[param.name] = value_of(param, raw)
     if html and any(p.name == "limit" for p in spec.params):
-        size = paging(values)[1]
+        page, size = paging(values)
         out["limit"] = size
-        out["offset"] = (paging(values)[0] - 1) * size
+        out["offset"] = (page - 1) * size
     return out
 
 

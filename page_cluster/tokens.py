@@ -67,7 +67,6 @@ class Landmark:
 
     kind: str
     position: int        # order among the page's landmark instances
-    offset: int          # character offset of its start tag in the HTML (lexbor's)
     tokens: frozenset[str]
 
 
@@ -145,7 +144,7 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
         owner = landmark
         if kind is not None and kind != "main" and landmark == -1:
             owner = len(landmarks)
-            landmarks.append(Landmark(kind, owner, 0, frozenset()))
+            landmarks.append(Landmark(kind, owner, frozenset()))
             owners.append([])
         tokens.append(Token(path, depth, owner))
         if owner >= 0:
