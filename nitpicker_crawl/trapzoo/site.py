@@ -92,9 +92,51 @@ def js_number(value: float) -> str:
     return f"{mantissa}e+{int(exponent)}"
 
 
+LAYOUTS: dict[str, tuple[str, str, str]] = {
+    "plain": ("<main>", "{link}", "</main>"),
+    "news-archive": ('<main class="news"><h1 class="page-title">{title}</h1>'
+                     '<ol class="news-list">', '<li class="news-item">{link}</li>',
+                     '</ol></main>'),
+    "search": ('<main class="search"><form class="search-form" role="search">'
+               '<input class="search-input" name="q"><button class="search-submit">Go'
+               '</button></form><ul class="search-results">',
+               '<li class="search-result"><h2 class="result-title">{link}</h2></li>',
+               '</ul></main>'),
+    "catalog": ('<main class="catalog"><aside class="filters"><h2 class="filters-title">'
+                'Filter</h2><ul class="filter-list"><li class="filter">All</li></ul></aside>'
+                '<div class="catalog-grid">', '<div class="catalog-card">{link}</div>',
+                '</div></main>'),
+    "archive": ('<main class="archive"><table class="archive-table"><tbody>',
+                '<tr class="archive-row"><td class="archive-cell">{link}</td></tr>',
+                '</tbody></table></main>'),
+    "wiki-article": ('<main class="wiki"><div id="content" class="mw-body"><h1 '
+                     'class="firstHeading">{title}</h1><div class="mw-parser-output"><p>'
+                     'An article.</p></div><div class="printfooter">',
+                     '{link}', '</div></div></main>'),
+    "wiki-history": ('<main class="wiki"><div id="content" class="mw-body"><h1 '
+                     'class="firstHeading">{title}</h1><form id="mw-history-compare">'
+                     '<ul id="pagehistory">', '<li class="history-row">{link}</li>',
+                     '</ul></form></div></main>'),
+    "blog": ('<main class="blog"><article class="post"><h1 class="entry-title">{title}</h1>'
+             '<div class="entry-content"><p>A post.</p></div></article><nav class="pagination">',
+             '<span class="page-link">{link}</span>', '</nav></main>'),
+    "product-list": ('<main class="shop"><ul class="product-grid">',
+                     '<li class="product-card">{link}</li>', '</ul></main>'),
+    "product": ('<main class="shop"><div class="product"><div class="product-gallery">'
+                '<div class="product-photo"></div></div><div class="product-info"><h1 '
+                'class="product-title">{title}</h1><p class="price">$20</p>',
+                '<p class="back">{link}</p>', '</div></div></main>'),
+    "doc": ('<main class="doc"><article class="doc-body"><h1 class="doc-title">{title}</h1>'
+            '<ul class="doc-nav">', '<li class="doc-link">{link}</li>', '</ul></article></main>'),
+}
+"""Each section's body template (opening, one link, closing). Sections look different as
+on a real site, so that template clusters (``nitpicker-query template-clusters``) have
+templates to find; text and links stay what each family's tests expect."""
+
+
 def page(title: str | None, *, description: str | None = None, og_title: str | None = None,
          og_url: str | None = None, canonical: str | None = None, links: list[str] = (),  # type: ignore[assignment]
-         head: str = "", body: str = "", lang: str = "en") -> Response:
+         head: str = "", body: str = "", lang: str = "en", layout: str = "plain") -> Response:
     parts = ["<!doctype html>", f'<html lang="{lang}"><head><meta charset="utf-8">']
     if title is not None:
         parts.append(f"<title>{html.escape(title)}</title>")
@@ -108,10 +150,14 @@ def page(title: str | None, *, description: str | None = None, og_title: str | N
         parts.append(f'<link rel="canonical" href="{html.escape(canonical)}">')
     parts.append('<link rel="stylesheet" href="/static/site.css">')
     parts.append(head)
-    parts.append("</head><body><header><a href=\"/\">TrapZoo</a></header><main>")
+    parts.append("</head><body><header><a href=\"/\">TrapZoo</a></header>")
+    opening, item, closing = LAYOUTS[layout]
+    parts.append(opening.format(title=html.escape(title or "")))
     parts.append(body)
-    parts.extend(f'<a href="{html.escape(href)}">{html.escape(href)}</a>' for href in links)
-    parts.append("</main></body></html>")
+    parts.extend(item.format(link=f'<a href="{html.escape(href)}">{html.escape(href)}</a>')
+                 for href in links)
+    parts.append(closing)
+    parts.append('<footer class="site-footer"><p>TrapZoo</p></footer></body></html>')
     return Response(body="\n".join(parts).encode())
 
 
@@ -334,32 +380,35 @@ class Site:
         meta = {"description": "All news by date", "og_title": "News archive",
                 "og_url": "/list/date/"}
         if not segment:
-            return page("News archive", links=["/list/date/2020/"], **meta)
+            return page("News archive", links=["/list/date/2020/"], layout="news-archive",
+                        **meta)
         try:
             year = float(segment)
         except ValueError:
             return self.not_found()
         following = year + 1 if year < 2030 else year * 10
-        return page("News archive", links=[f"/list/date/{js_number(following)}/"], **meta)
+        return page("News archive", links=[f"/list/date/{js_number(following)}/"],
+                    layout="news-archive", **meta)
 
     def search_trap(self, path: str, query: dict[str, list[str]]) -> Response:
         if path != "/search":
             return self.not_found()
         n = _int(query.get("page", ["1"])[0])
         return page("Search", description="Search the site", og_title="Search",
-                    og_url="/search", links=[f"/search?page={n + 1}", f"/search?page={n + 2}"])
+                    og_url="/search", links=[f"/search?page={n + 1}", f"/search?page={n + 2}"],
+                    layout="search")
 
     def session_trap(self, path: str, query: dict[str, list[str]]) -> Response:
         session = query.get("session", [""])[0]
         return page("Catalog", description="Browse the catalog", og_title="Catalog",
                     og_url="/catalog/",
                     links=[f"/catalog/?session={_hex(session + 'a')}",
-                           f"/catalog/?session={_hex(session + 'b')}"])
+                           f"/catalog/?session={_hex(session + 'b')}"], layout="catalog")
 
     def no_signal_trap(self, path: str, query: dict[str, list[str]]) -> Response:
         n = _int(query.get("offset", ["0"])[0])
         return page("Archive", description="Everything we ever wrote",
-                    links=[f"/archive/?offset={n + 10}"])
+                    links=[f"/archive/?offset={n + 10}"], layout="archive")
 
     def wiki(self, path: str, query: dict[str, list[str]]) -> Response:
         if path != "/index.php":
@@ -369,7 +418,8 @@ class Site:
             oldid = _int(query.get("oldid", ["1"])[0])
             return page("Revision history", description="Older revisions",
                         og_title="Revision history", og_url="/index.php",
-                        links=[f"/index.php?title={title}&action=history&oldid={oldid + 1}"])
+                        links=[f"/index.php?title={title}&action=history&oldid={oldid + 1}"],
+                        layout="wiki-history")
         if title == "Main_Page":
             return page("Wiki", description="The wiki",
                         links=[f"/index.php?title={a}" for a in ARTICLES])
@@ -377,7 +427,8 @@ class Site:
             return self.not_found()
         return page(f"{title.replace('_', ' ')} - Wiki", description=f"About {title}",
                     canonical=f"/index.php?title={title}",
-                    links=[f"/index.php?title={title}&action=history&oldid=1"])
+                    links=[f"/index.php?title={title}&action=history&oldid=1"],
+                    layout="wiki-article")
 
     # ------------------------------------------------------------------ unbounded families
 
@@ -485,19 +536,20 @@ class Site:
             head += f'<link rel="next" href="/blog/page/{n + 1}/">'
             links.append(f"/blog/page/{n + 1}/")
         return page(f"Blog - Page {n}", description="Our blog", og_title="Blog",
-                    og_url=f"/blog/page/{n}/", links=links, head=head)
+                    og_url=f"/blog/page/{n}/", links=links, head=head, layout="blog")
 
     def products(self, path: str, query: dict[str, list[str]]) -> Response:
         if path == "/products/":
             return page("Products", description="Everything we sell", head=GTM_SNIPPET,
-                        links=[f"/products/shirt-{c}/" for c in COLOURS])
+                        links=[f"/products/shirt-{c}/" for c in COLOURS], layout="product-list")
         colour = path[len("/products/shirt-"):].strip("/")
         if not path.startswith("/products/shirt-") or colour not in COLOURS:
             return self.not_found()
         own = f"/products/shirt-{colour}/"
         return page("Classic shirt", description="Our classic shirt, in many colours",
                     og_title="Classic shirt", og_url=own, canonical=own,
-                    links=["/products/"], head=GTM_SNIPPET + product_jsonld(colour))
+                    links=["/products/"], head=GTM_SNIPPET + product_jsonld(colour),
+                    layout="product")
 
     def mirror(self, path: str, query: dict[str, list[str]]) -> Response:
         lang, slug = path.strip("/").split("/", 1) if path.count("/") >= 3 else ("", "")
@@ -509,7 +561,8 @@ class Site:
         label = "ページ" if lang == "ja" else "Page"
         return page(f"{slug.title()} ({lang}) - {label}", description=f"{slug} in {lang}",
                     lang=lang, head=head,
-                    links=[f"/{lang}/{s}/" for s in LANG_SLUGS] + [f"/{other}/{slug}/"])
+                    links=[f"/{lang}/{s}/" for s in LANG_SLUGS] + [f"/{other}/{slug}/"],
+                    layout="doc")
 
 
 class ExternalSite:
