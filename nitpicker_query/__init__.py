@@ -39,6 +39,7 @@ from .queries.get_page_detail import get_page_detail
 from .queries.get_page_html import get_page_html
 from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
+from .queries.get_template_clusters import get_template_cluster, get_template_clusters
 from .queries.get_violations import get_violations
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
@@ -85,6 +86,8 @@ __all__ = [
     "get_resource_referrers",
     "get_summary",
     "get_tag_inventory",
+    "get_template_cluster",
+    "get_template_clusters",
     "get_violations",
     "list_dedupe_cap_events",
     "list_images",

@@ -27,6 +27,7 @@ from .queries.get_page_detail import get_page_detail
 from .queries.get_page_html import get_page_html
 from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
+from .queries.get_template_clusters import get_template_cluster, get_template_clusters
 from .queries.get_violations import SORTS as VIOLATION_SORTS
 from .queries.get_violations import get_violations
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
@@ -453,6 +454,37 @@ QUERIES += (
         examples=("nitpicker-query violations site.nitpicker --validator axe "
                   "--severity error",),
         table_columns=("url", "validator", "severity", "rule", "message"),
+    ),
+)
+
+QUERIES += (
+    QuerySpec(
+        "get_template_clusters", "template-clusters", get_template_clusters,
+        "Pages folded into their templates by DOM structure, biggest first.",
+        (
+            Param("min_count", "int", "Smallest template cluster reported.", default=1,
+                  minimum=1, example=10),
+            Param("sample_pages_limit", "int", "Member URLs listed per cluster (count is "
+                  "exact).", default=5, minimum=1, maximum=MAX_LIMIT, example=3),
+            *_paging(50),
+        ),
+        examples=("nitpicker-query template-clusters site.nitpicker",
+                  "nitpicker-query template-clusters site.nitpicker --min-count 10"),
+        table_columns=("count", "key", "samplePages"),
+    ),
+    QuerySpec(
+        "get_template_cluster", "template-cluster", get_template_cluster,
+        "Every page of one template cluster, with why its pages are together.",
+        (
+            Param("key", "str", "A template cluster's key, as listed by template-clusters.",
+                  required=True, example='["path:blog|css:/static/site.css","cluster:0"]'),
+            *_paging(),
+        ),
+        not_found="No template cluster with key {key} in this archive (list them with "
+        "get_template_clusters, or the template-clusters command).",
+        examples=("nitpicker-query template-cluster site.nitpicker --key "
+                  "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'",),
+        table_columns=("url", "title"),
     ),
 )
 

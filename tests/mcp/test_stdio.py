@@ -32,6 +32,13 @@ def params(*args: str) -> StdioServerParameters:
     return StdioServerParameters(command=SERVER, args=list(args), env=env)
 
 
+def template_key(site: Path) -> str:
+    """The biggest template cluster's key, read through the library."""
+    import nitpicker_query as q
+
+    return str(q.get_template_clusters(site)["items"][0]["key"])
+
+
 def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
     s = str(site)
     calls = [
@@ -45,6 +52,8 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("get_duplicate_clusters", {"archive": s, "minCount": 2}),
         ("get_duplicate_cluster", {"archive": s, "signature": SIG_A}),
         ("list_dedupe_cap_events", {"archive": s}),
+        ("get_template_clusters", {"archive": s}),
+        ("get_template_cluster", {"archive": s, "key": template_key(site)}),
         ("list_inbound_links", {"archive": s, "url": "http://localhost/b"}),
         ("list_pages_by_jsonld_type", {"archive": s, "type": "WebPage"}),
         ("count_pages_by_jsonld_type", {"archive": s, "type": "WebPage"}),

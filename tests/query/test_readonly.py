@@ -27,6 +27,7 @@ SAMPLE_ARGS = {
     "count_pages_by_jsonld_type": {"type": "WebPage"},
     "get_page_jsonld": {"url": "http://localhost/a"},
     "get_page_jsonld_overview": {"url": "http://localhost/a"},
+    "get_template_cluster": {"key": '["path:|css:","cluster:0"]'},
     "get_duplicate_cluster": {"signature": page_keys(
         "http://localhost/a", title="Page A", description=None, og_title=None,
         og_url=None).signature},

@@ -42,6 +42,7 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
         "get_page_jsonld_overview": {"url": home + "products/shirt-red/"},
         "get_duplicate_cluster": {"signature": cluster},
         "get_duplicate_clusters": {"min_count": 5},
+        "get_template_cluster": {"key": q.get_template_clusters(archive)["items"][0]["key"]},
     }
 
 

@@ -1,0 +1,169 @@
+"""Template clusters of an archive: its stored HTML pages folded by :mod:`page_cluster`.
+
+The input of each page is what the archive holds: the stored HTML snapshot, the URL's
+path segments, and the first-party stylesheets its ``<link rel=stylesheet>`` tags name
+(read from the HTML itself: ``resources_referrers`` is not written by every crawler, and
+a stylesheet only a script adds is no template of the page). Pages are the rendered
+internal HTML pages with a snapshot (:func:`nitpicker_query.format.strict_page`), read
+in id order, so the same archive always gives the same keys.
+
+Clustering reads every snapshot once (about a millisecond a page), so a result is kept
+per process, keyed by the archive's identity — the extraction cache key of a
+``.nitpicker`` file, the database's size and modification times for a crawl directory
+that may still grow — and a second call is a dictionary lookup. Nothing is written.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urljoin, urlsplit
+
+import page_cluster
+
+from .archive import Archive
+from .clusters import clusters
+from .format import strict_page
+from .html_codec import decode_html
+
+HTML_LIMIT = 4 * 1024 * 1024
+"""Most decoded bytes of one snapshot read for its structure: a template shows in its
+first megabytes (and page_cluster stops at 20,000 elements anyway)."""
+
+CACHED_ARCHIVES = 4
+"""Archives whose template clusters are kept per process (least recently used go)."""
+
+_CHUNK = 200
+_LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
+_ATTR = re.compile(r"""([a-zA-Z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+
+
+def stylesheet_paths(html: str, url: str) -> list[str]:
+    """The paths of the first-party stylesheets a page links (``<link rel=stylesheet>``
+    on the page's own host), sorted; query strings (cache busters) dropped."""
+    base = urlsplit(url)
+    found = set()
+    for tag in _LINK.findall(html[:HTML_LIMIT]):
+        attrs = {m[0].lower(): m[1] or m[2] or m[3] for m in _ATTR.findall(tag)}
+        if "stylesheet" not in attrs.get("rel", "").lower().split() or not attrs.get("href"):
+            continue
+        try:
+            target = urlsplit(urljoin(url, html_lib.unescape(attrs["href"]).strip()))
+        except ValueError:
+            continue
+        if target.hostname == base.hostname and target.port == base.port:
+            found.add(target.path)
+    return sorted(found)
+
+
+def path_segments(url: str) -> list[str]:
+    """The URL's path segments, percent-decoded (``/blog/page/2/`` → blog, page, 2)."""
+    return [unquote(s) for s in urlsplit(url).path.split("/") if s]
+
+
+@dataclass
+class TemplateIndex:
+    """One archive's template clusters, as computed once."""
+
+    order: list[str]                          # keys, biggest cluster first
+    members: dict[str, list[tuple[str, int]]]  # key → (url, page id), URL order
+    reasons: dict[str, dict[str, Any]]
+    meta_overlap: dict[str, list[tuple[str, int, int]]]  # key → (signature, shared, size)
+    pages: int                                 # pages clustered
+    without_html: int                          # internal HTML pages with no snapshot
+
+
+_CACHE: OrderedDict[tuple[str, ...], TemplateIndex] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def identity(a: Archive) -> tuple[str, ...]:
+    """What a computed result is valid for: the extraction (its directory is named by
+    the archive's cache key), or a crawl directory's database as it is now."""
+    if a.mode == "archive":
+        return ("archive", str(a.directory))
+    parts = ["stub", str(a.path)]
+    for name in ("db.sqlite", "db.sqlite-wal"):
+        try:
+            st = (a.directory / name).stat()
+        except OSError:
+            parts.append("-")
+            continue
+        parts.append(f"{st.st_size}:{st.st_mtime_ns}")
+    return tuple(parts)
+
+
+def template_index(a: Archive) -> TemplateIndex:
+    """The archive's template clusters, computed on first use and then cached."""
+    key = identity(a)
+    with _LOCK:  # one computation at a time: two callers of one archive share it
+        index = _CACHE.get(key)
+        if index is not None:
+            _CACHE.move_to_end(key)
+            return index
+        index = _compute(a)
+        _CACHE[key] = index
+        while len(_CACHE) > CACHED_ARCHIVES:
+            _CACHE.popitem(last=False)
+        return index
+
+
+def _pages(a: Archive, rows: list[tuple[int, str, bytes]]) -> Iterator[dict[str, Any]]:
+    """page_cluster's records for ``(id, url, hash)`` rows, snapshots fetched in chunks
+    (one short statement each: the query deadline is per statement)."""
+    for start in range(0, len(rows), _CHUNK):
+        chunk = rows[start:start + _CHUNK]
+        hashes = sorted({h for _i, _u, h in chunk})
+        marks = ",".join("?" for _ in hashes)
+        bodies = {h: (body, codec) for h, body, codec in a.rows(
+            f"SELECT hash, body, codec FROM page_html_blobs WHERE hash IN ({marks})", hashes)}
+        for page_id, url, digest in chunk:
+            body, codec = bodies[digest]
+            text, _complete = decode_html(body, codec, limit=HTML_LIMIT)
+            yield {"id": page_id, "html": text, "paths": path_segments(url),
+                   "stylesheetHrefs": stylesheet_paths(text, url)}
+
+
+def _compute(a: Archive) -> TemplateIndex:
+    if not (a.has_table("page_html_ref") and a.has_table("page_html_blobs")):
+        rows: list[tuple[int, str, bytes]] = []
+    else:
+        rows = [(int(i), str(u), h) for i, u, h in a.rows(
+            f"SELECT p.id, p.url, r.hash FROM pages p JOIN page_html_ref r ON r.page_id = p.id "
+            f"WHERE {strict_page('p')} AND EXISTS (SELECT 1 FROM page_html_blobs b "
+            f"WHERE b.hash = r.hash) ORDER BY p.id")]
+    total = a.count(f"SELECT count(*) FROM pages p WHERE {strict_page('p')}")
+    result = page_cluster.resolve(_pages(a, rows))
+    members: dict[str, list[tuple[str, int]]] = {}
+    of_page: dict[int, str] = {}
+    for (page_id, url, _h), key in zip(rows, result.keys, strict=True):
+        members.setdefault(key, []).append((url, page_id))
+        of_page[page_id] = key
+    for listed in members.values():
+        listed.sort()
+    order = sorted(members, key=lambda k: (-len(members[k]), k))
+    # the meta-signature clusters each template's pages fall into
+    overlap: dict[str, Counter[str]] = {k: Counter() for k in members}
+    sizes: dict[str, int] = {}
+    for signature, ms in clusters(a, "signature", 2).items():
+        sizes[signature] = len(ms)
+        for m in ms:
+            template = of_page.get(m.page_id)
+            if template is not None:
+                overlap[template][signature] += 1
+    meta_overlap = {k: [(sig, n, sizes[sig]) for sig, n in
+                        sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))]
+                    for k, c in overlap.items()}
+    return TemplateIndex(order, members, result.reasons, meta_overlap, len(rows),
+                         max(0, total - len(rows)))
+
+
+def clear_cache() -> None:
+    """Forget every computed result (tests; a long-lived process that wants memory back)."""
+    with _LOCK:
+        _CACHE.clear()

@@ -1,0 +1,172 @@
+"""Template clusters over archives (issue 11): the capped TrapZoo crawl folded into its
+templates, each trap family one template with one meta signature and its cap event."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+import nitpicker_query as q
+from nitpicker_query import templates
+from tests.crawl.conftest import Crawl
+
+QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
+
+# family → a predicate on the URL; the five traps, then the site's real sections
+TRAPS = {
+    "path counter": lambda u: "/list/date/" in u,
+    "query pager": lambda u: "/search?page=" in u,
+    "session": lambda u: "/catalog/?session=" in u,
+    "no signal": lambda u: "/archive/?offset=" in u,
+    "wiki history": lambda u: "action=history" in u,
+}
+SECTIONS = {
+    "blog pager": lambda u: "/blog/page/" in u,
+    "shirts": lambda u: "/products/shirt-" in u,
+    "language mirrors": lambda u: "/en/" in u or "/ja/" in u,
+    "wiki articles": lambda u: "index.php?title=Article_" in u and "action=" not in u,
+}
+
+
+@pytest.fixture(params=["capped_plain", "capped_rendered"])
+def crawl(request: pytest.FixtureRequest) -> Crawl:
+    result: Crawl = request.getfixturevalue(request.param)
+    return result
+
+
+def _keys_by_url(archive: Path) -> dict[str, str]:
+    keys = {}
+    for item in q.get_template_clusters(archive, limit=1000)["items"]:
+        members = q.get_template_cluster(archive, key=item["key"], limit=1000)
+        assert members is not None and members["total"] == item["count"]
+        keys.update({m["url"]: item["key"] for m in members["items"]})
+    return keys
+
+
+@pytest.mark.parametrize("family", [*TRAPS, *SECTIONS])
+def test_each_family_is_one_template_of_its_own(crawl: Crawl, family: str) -> None:
+    keys = _keys_by_url(crawl.archive)
+    belongs = {**TRAPS, **SECTIONS}[family]
+    mine = {key for url, key in keys.items() if belongs(url)}
+    assert len(mine) == 1, (family, mine)            # the whole family in one cluster …
+    key = mine.pop()
+    members = [url for url, k in keys.items() if k == key]
+    # … and nothing else in it (the date trap's first page /list/date/ is its own family)
+    assert all(belongs(url) for url in members), (family, members)
+
+
+def test_trap_templates_show_one_meta_signature_and_their_cap_event(crawl: Crawl) -> None:
+    events = {e["signature"]: e for e in q.list_dedupe_cap_events(crawl.archive)["items"]}
+    result = q.get_template_clusters(crawl.archive, limit=1000)
+    by_family: dict[str, list[dict[str, object]]] = defaultdict(list)
+    for item in result["items"]:
+        for family, belongs in {**TRAPS, **SECTIONS}.items():
+            if all(belongs(u) for u in item["samplePages"]):
+                by_family[family].append(item)
+    for family in TRAPS:
+        (item,) = by_family[family]
+        metas = item["metaSignatureClusters"]
+        assert metas, family
+        # nearly every page of the trap's template shares the trap's meta signature
+        top = metas[0]
+        assert top["sharedPages"] >= item["count"] - 1, (family, item["count"], metas)
+        assert top["capEventId"] == events[top["signature"]]["id"], family
+    for family in ("blog pager", "wiki articles"):  # real sections: many meta signatures
+        (item,) = by_family[family]
+        assert all(m["capEventId"] is None for m in item["metaSignatureClusters"]), family
+        assert sum(m["sharedPages"] for m in item["metaSignatureClusters"]) < item["count"]
+
+
+def test_reasons_name_the_block_and_the_template_core(capped_plain: Crawl) -> None:
+    items = q.get_template_clusters(capped_plain.archive, limit=1000)["items"]
+    search = next(i for i in items if "/search?page=" in i["samplePages"][0])
+    (block,) = search["reasons"]["blocking"]
+    assert block["reason"]["pathKey"] == "search"
+    assert block["reason"]["stylesheets"] == ["/static/site.css"]
+    assert search["reasons"]["landmarks"]["search"]["presenceRate"] == 1.0
+    detail = q.get_template_cluster(capped_plain.archive, key=search["key"], limit=1)
+    assert detail is not None
+    assert "main.search>ul.search-results>li.search-result" in \
+        detail["reasons"]["structuralCoreTokens"]
+    assert detail["items"][0]["title"] == "Search" and detail["nextOffset"] == 1
+
+
+def test_paging_and_min_count(capped_plain: Crawl) -> None:
+    everything = q.get_template_clusters(capped_plain.archive, limit=1000)
+    counts = [i["count"] for i in everything["items"]]
+    assert counts == sorted(counts, reverse=True)
+    assert sum(counts) == everything["pagesClustered"]
+    big = q.get_template_clusters(capped_plain.archive, min_count=30, limit=2)
+    assert big["total"] == sum(c >= 30 for c in counts) and len(big["items"]) == 2
+    assert big["nextOffset"] == 2
+    rest = q.get_template_clusters(capped_plain.archive, min_count=30, offset=2, limit=1000)
+    assert [i["key"] for i in big["items"] + rest["items"]] == \
+        [i["key"] for i in everything["items"] if i["count"] >= 30]
+    assert q.get_template_cluster(capped_plain.archive, key='["nope","cluster:0"]') is None
+    with pytest.raises(q.InvalidArgument):
+        q.get_template_clusters(capped_plain.archive, min_count=0)
+
+
+def test_second_call_is_served_from_the_cache_and_nothing_is_written(
+        capped_plain: Crawl, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = hashlib.sha256(capped_plain.archive.read_bytes()).hexdigest()
+    templates.clear_cache()
+    first = q.get_template_clusters(capped_plain.archive)
+
+    def refuse(a: q.Archive) -> templates.TemplateIndex:
+        raise AssertionError("computed twice")
+
+    monkeypatch.setattr(templates, "_compute", refuse)
+    assert q.get_template_clusters(capped_plain.archive) == first
+    assert hashlib.sha256(capped_plain.archive.read_bytes()).hexdigest() == before
+
+
+def test_a_crawl_directory_that_changes_is_clustered_again(capped_plain: Crawl,
+                                                          tmp_path: Path) -> None:
+    with q.open_archive(capped_plain.archive) as a:
+        shutil.copy(a.directory / "db.sqlite", tmp_path / "db.sqlite")
+    first = q.get_template_clusters(tmp_path, limit=1000)
+    conn = sqlite3.connect(tmp_path / "db.sqlite")  # the crawler drops a page's snapshot
+    conn.execute("DELETE FROM page_html_ref WHERE page_id = (SELECT id FROM pages WHERE url "
+                 "LIKE '%/blog/page/1/')")
+    conn.commit()
+    conn.close()
+    second = q.get_template_clusters(tmp_path, limit=1000)
+    assert second["pagesClustered"] == first["pagesClustered"] - 1
+    assert second["pagesWithoutHtml"] == first["pagesWithoutHtml"] + 1
+
+
+def test_stylesheet_paths_are_first_party_and_without_query() -> None:
+    html = ('<link rel="stylesheet" href="/a.css?v=3"><link rel="preload stylesheet" '
+            "href='b.css'><link rel=stylesheet href=https://cdn.example/x.css>"
+            '<link rel="icon" href="/i.css"><LINK REL="STYLESHEET" HREF="/a.css">')
+    assert templates.stylesheet_paths(html, "http://site.test/blog/post") == \
+        ["/a.css", "/blog/b.css"]
+    assert templates.stylesheet_paths("<p>no links</p>", "http://site.test/") == []
+
+
+def test_cli_lists_and_drills_down_with_one_line_errors(capped_plain: Crawl) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([QUERY, *args], capture_output=True, text=True, timeout=120)
+
+    listed = run("template-clusters", str(capped_plain.archive), "--min-count", "30")
+    assert listed.returncode == 0, listed.stderr
+    import json
+
+    first = json.loads(listed.stdout)["items"][0]
+    one = run("template-cluster", str(capped_plain.archive), "--key", first["key"],
+              "--limit", "2")
+    assert one.returncode == 0 and len(json.loads(one.stdout)["items"]) == 2
+    missing = run("template-cluster", str(capped_plain.archive), "--key", "nope")
+    assert missing.returncode == 1 and missing.stdout == ""
+    assert missing.stderr.count("\n") == 1 and "No template cluster with key nope" in \
+        missing.stderr
+    bad = run("template-clusters", str(capped_plain.archive), "--min-count", "0")
+    assert bad.returncode == 2 and "min-count" in bad.stderr and "Traceback" not in bad.stderr
