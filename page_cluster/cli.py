@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .resolve import resolve
-from .validate import merge_validated_clusters, validate_cluster_partition
+from .validate import merge_validated_clusters, safe_merges, validate_cluster_partition
 
 PROG = "page-cluster"
 
@@ -102,8 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write why each cluster's pages are together (JSON, one entry "
                    "per cluster)")
     p.add_argument("--validation-file", metavar="PATH",
-                   help="write the checks of the result (clusters holding identical "
-                   "structures, each cluster's cohesion) and merge the identical ones")
+                   help="write the checks of the result (the site's mirror axis from "
+                   "the paths, clusters holding identical or mirrored structures, each "
+                   "cluster's cohesion) and merge the safe ones: identical structures, or "
+                   "mirrors corroborated by the axis")
     p.add_argument("-v", "--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
@@ -116,12 +118,16 @@ def _fail(message: str, code: int = 1) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     ids: list[Any] = []
+    paths: list[list[str]] = []
 
     def pages() -> Iterator[dict[str, Any]]:
         # strict UTF-8 whatever the locale (a C locale would let bad bytes through)
         stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict")
         for record in records(stream):
             ids.append(record["id"])
+            if args.validation_file:  # the mirror axis is found from the paths
+                given = record.get("paths")
+                paths.append([str(s) for s in given] if isinstance(given, list) else [])
             yield record
 
     progress = Progress(sys.stderr)
@@ -141,8 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.validation_file:
             tokens = [result.structures[s] for s in result.page_structure]
-            report = validate_cluster_partition(keys, tokens)
-            merged = merge_validated_clusters(keys, report["crossClusterDuplicates"])
+            report = validate_cluster_partition(keys, tokens, paths)
+            merged = merge_validated_clusters(
+                keys, safe_merges(report["crossClusterDuplicates"]))
             for old, new in sorted(set(zip(keys, merged, strict=True))):
                 if old != new:  # the reasons follow the merge
                     gone = result.reasons.pop(old)

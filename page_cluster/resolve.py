@@ -105,6 +105,7 @@ class _Corpus:
     landmark_ids: dict[frozenset[int], int] = field(default_factory=dict)
     landmark_pages: Counter[int] = field(default_factory=Counter)
     landmark_kind: dict[int, str] = field(default_factory=dict)
+    landmark_shell: dict[int, frozenset[str]] = field(default_factory=dict)
     structures: dict[frozenset[tuple[int, int, int]], int] = field(default_factory=dict)
     structure_list: list[frozenset[tuple[int, int, int]]] = field(default_factory=list)
     page_structure: list[int] = field(default_factory=list)
@@ -130,6 +131,7 @@ def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | Non
             if lid is None:
                 lid = corpus.landmark_ids[key] = len(corpus.landmark_ids)
                 corpus.landmark_kind[lid] = landmark.kind
+                corpus.landmark_shell[lid] = landmark.shell
             lm_ids.append(lid)
         for lid in set(lm_ids):
             corpus.landmark_pages[lid] += 1
@@ -459,18 +461,67 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     token_names = [""] * width
     for path, tid in corpus.token_ids.items():
         token_names[tid] = path
-    return Result(keys, _reasons(names, units, members, find, sets, set_profile, token_names),
-                  sets, page_set, token_names)
+    reasons = _reasons(names, units, members, find, sets, token_names)
+    _landmark_reasons(reasons, keys, corpus, chrome)
+    return Result(keys, reasons, sets, page_set, token_names)
+
+
+MAX_SHELL_TOKENS = 200
+"""Most shell tokens listed per landmark kind in a reason (a mega menu has hundreds)."""
+
+
+def _landmark_reasons(reasons: dict[str, dict[str, Any]], keys: Sequence[str],
+                      corpus: _Corpus, chrome: set[int]) -> None:
+    """Each cluster's ``landmarks``: per kind, ``memberCountWithInstance`` (pages with
+    one), ``presenceRate`` (their share of the cluster), ``chromeRate`` (the share of
+    those whose instance is the site's chrome) and ``shellTokens`` (tokens on
+    :data:`QUORUM` of the chrome instances, relative to the landmark: what
+    :func:`page_cluster.landmarks.is_chrome_landmark_instance` compares an instance
+    with; empty when none of the kind is chrome)."""
+    per_cluster: dict[str, Counter[int]] = defaultdict(Counter)
+    for key, sid in zip(keys, corpus.page_structure, strict=True):
+        per_cluster[key][sid] += 1
+    landmarks_of: dict[int, frozenset[int]] = {}
+    for counter in per_cluster.values():
+        for sid in counter:
+            if sid not in landmarks_of:
+                landmarks_of[sid] = frozenset(lm for _t, _d, lm in corpus.structure_list[sid]
+                                              if lm >= 0)
+    for key, counter in per_cluster.items():
+        total = sum(counter.values())
+        having: Counter[str] = Counter()
+        chrome_pages: Counter[str] = Counter()
+        shells: dict[str, Counter[str]] = defaultdict(Counter)
+        for sid, n in counter.items():
+            kinds = {corpus.landmark_kind[lm] for lm in landmarks_of[sid]}
+            chrome_kinds = set()
+            for lm in landmarks_of[sid]:
+                if lm in chrome:
+                    kind = corpus.landmark_kind[lm]
+                    chrome_kinds.add(kind)
+                    for token in corpus.landmark_shell[lm]:
+                        shells[kind][token] += n
+            for kind in kinds:
+                having[kind] += n
+            for kind in chrome_kinds:
+                chrome_pages[kind] += n
+        reasons[key]["landmarks"] = {kind: {
+            "presenceRate": round(having[kind] / total, 4),
+            "chromeRate": round(chrome_pages[kind] / having[kind], 4),
+            "shellTokens": sorted(t for t, c in shells[kind].items()
+                                  if c >= QUORUM * chrome_pages[kind])[:MAX_SHELL_TOKENS],
+            "memberCountWithInstance": having[kind],
+        } for kind in sorted(having)}
 
 
 def _reasons(names: Mapping[int, str], units: Sequence[tuple[str, str]],
              members: Mapping[int, Counter[int]], find: Callable[[int], int],
-             sets: Sequence[frozenset[int]], set_profile: Sequence[str],
-             token_names: Sequence[str]) -> dict[str, dict[str, Any]]:
+             sets: Sequence[frozenset[int]], token_names: Sequence[str]
+             ) -> dict[str, dict[str, Any]]:
     """Why each cluster's pages are together, as data (one entry per cluster): its
-    blocks (path and stylesheets), its quorum core of structural tokens, the landmark
-    kinds its pages have beyond the site's chrome, and the clusters that share a block
-    with it but stayed apart (compare their cores to see what differs)."""
+    blocks (path and stylesheets), its quorum core of structural tokens, and the
+    clusters that share a block with it but stayed apart (compare their cores to see
+    what differs); :func:`_landmark_reasons` adds the landmarks."""
     pooled: dict[int, Counter[int]] = defaultdict(Counter)
     blocks: dict[int, set[str]] = defaultdict(set)
     for u, (block, _label) in enumerate(units):
@@ -491,15 +542,11 @@ def _reasons(names: Mapping[int, str], units: Sequence[tuple[str, str]],
             blocking.append({"blockKey": block, "reason": {
                 "kind": "path+stylesheets", "pathKey": path,
                 "stylesheets": [c for c in css.split(",") if c and c != "?"]}})
-        kinds = Counter(k for i, n in counter.items() for k in set_profile[i].split(",") if k
-                        for _ in range(n))
-        total = sum(counter.values())
         reasons[name] = {
-            "memberCount": total,
+            "memberCount": sum(counter.values()),
             "blocking": blocking,
             "structuralCoreTokens": sorted(token_names[t] for t in core)[:500],
-            "landmarks": {k: {"presenceRate": round(n / total, 4)} for k, n in
-                          sorted(kinds.items())},
+            "landmarks": {},
             "siblingClusterKeys": sorted(set().union(*(by_block[b] for b in blocks[root]))
                                          - {name}),
         }

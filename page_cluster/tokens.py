@@ -68,6 +68,16 @@ class Landmark:
     kind: str
     position: int        # order among the page's landmark instances
     tokens: frozenset[str]
+    root: str = ""       # the landmark element's own path
+
+    @property
+    def shell(self) -> frozenset[str]:
+        """The tokens relative to the landmark (``header.site>nav>a``): the same header
+        gives the same shell wherever a page nests it, and what
+        :func:`page_cluster.landmarks.extract_landmarks` gives for its HTML."""
+        prefix = self.root.rpartition(">")[0]
+        cut = len(prefix) + 1 if prefix else 0
+        return frozenset(t[cut:] for t in self.tokens)
 
 
 @dataclass
@@ -144,7 +154,7 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
         owner = landmark
         if kind is not None and kind != "main" and landmark == -1:
             owner = len(landmarks)
-            landmarks.append(Landmark(kind, owner, frozenset()))
+            landmarks.append(Landmark(kind, owner, frozenset(), path))
             owners.append([])
         tokens.append(Token(path, depth, owner))
         if owner >= 0:
