@@ -94,9 +94,11 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "duplicate-cluster": ("get_duplicate_cluster", ("url", "title", "ogUrl", "ogUrlMismatch",
                                                     "shapeKey")),
     "dedupe-cap-events": ("list_dedupe_cap_events", ()),
+    "template-clusters": ("get_template_clusters", ()),
+    "template-cluster": ("get_template_cluster", ("url", "title")),
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismatches",
-       "headers", "duplicate-clusters", "dedupe-cap-events")
+       "headers", "duplicate-clusters", "dedupe-cap-events", "template-clusters")
 SORTABLE = frozenset({"pages", "resources"})
 """Views whose column headers sort (the query's sortBy choices)."""
 DEFAULTS = {"pages": {"securityHeaders": "true"},
@@ -243,8 +245,9 @@ class Viewer:
                        columns=_columns(VIEWS[view][1], result), sizes=params.PAGE_SIZES,
                        sort_choices=sort_choices,
                        sort_key=values.get("sortBy", "url") if sort_choices else None)
-        template = {"duplicate-clusters": "clusters.html",
-                    "dedupe-cap-events": "events.html"}.get(view, "list.html")
+        template = {"duplicate-clusters": "clusters.html", "dedupe-cap-events": "events.html",
+                    "template-clusters": "templates.html",
+                    "template-cluster": "template.html"}.get(view, "list.html")
         return self.page(request, template, **context)
 
     async def page_detail(self, request: Request) -> Response:

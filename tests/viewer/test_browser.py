@@ -4,11 +4,15 @@ soft-cap acceptance criteria, Back and shared links, no console error, accessibi
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from urllib.parse import urlencode
 
 import pytest
 
@@ -19,7 +23,8 @@ from tests.viewer.conftest import Served, serve
 VIEWS = ("/summary", "/pages", "/pages?skipped=only", "/links", "/links?type=external&"
          "byDestination=true", "/links?type=orphaned", "/resources", "/images", "/duplicates",
          "/mismatches?type=og:title", "/headers", "/duplicate-clusters",
-         "/duplicate-clusters?minCount=3&by=shape", "/dedupe-cap-events")
+         "/duplicate-clusters?minCount=3&by=shape", "/dedupe-cap-events",
+         "/template-clusters", "/template-clusters?minCount=20&pageSize=20")
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 
@@ -107,13 +112,45 @@ def test_cap_event_to_its_refused_urls(page: Any, viewer: Served,
     assert not page.errors
 
 
+def test_template_journey(page: Any, viewer: Served, capped_archive: Path) -> None:
+    """Templates → a trap's template → every member page → its cap event's refused URLs."""
+    expected = q.get_template_clusters(capped_archive, limit=1000)
+    page.goto(viewer.url + "/template-clusters")
+    rows = page.locator("table.templates tbody tr")
+    assert rows.count() == min(expected["total"], 100)
+    trap = next(i for i in expected["items"] if "/search?page=" in i["samplePages"][0])
+    row = page.locator("table.templates tbody tr", has_text="/search").first
+    assert row.locator("a.capped").count() == 1
+    row.locator("a.template").click()
+    page.wait_for_url(re.compile(r"/template-cluster\?"))
+    assert trap["key"] in page.locator("h1 code").inner_text()
+    shown = page.locator("main table tbody tr td:first-child").all_inner_texts()
+    members = q.get_template_cluster(capped_archive, key=trap["key"], limit=1000)
+    assert members is not None
+    assert sorted(shown) == sorted(m["url"] for m in members["items"])
+    page.locator("details.core summary").click()
+    assert "main.search>ul.search-results" in page.locator("details.core").inner_text()
+    page.locator("dl.meta a.capped").click()
+    page.wait_for_url(re.compile(r"capEvent="))
+    event = trap["metaSignatureClusters"][0]["capEventId"]
+    refused = q.list_pages(capped_archive, cap_event=event, limit=1000)
+    assert sorted(page.locator("main table tbody tr td:first-child").all_inner_texts()) == \
+        sorted(i["url"] for i in refused["items"][:100])
+    page.go_back()
+    page.go_back()
+    page.wait_for_url(re.compile(r"/template-clusters$"))
+    assert not page.errors, page.errors
+
+
 def test_every_view_loads_clean_and_accessible(page: Any, viewer: Served,
                                                capped_archive: Path) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
     home = q.get_summary(capped_archive)["baseUrl"]
-    details = ("/page?url=" + home, "/page?url=" + home + "products/shirt-red/")
+    template = q.get_template_clusters(capped_archive)["items"][0]["key"]
+    details = ("/page?url=" + home, "/page?url=" + home + "products/shirt-red/",
+               "/template-cluster?" + urlencode({"key": template}))
     for path in (*VIEWS, *details):
         response = page.goto(viewer.url + path)
         assert response is not None and response.status == 200, path
@@ -149,7 +186,9 @@ def hostile_archive(directory: Path) -> Path:
                           responseHeaders={"x-evil": HOSTILE, "content-security-policy":
                                            "</textarea><script>alert(6)</script>"})
         w.save_html(pid, "<html><body></textarea><script>alert(7)</script>"
-                         f"<a href=\"javascript:alert(8)\">x</a>{HOSTILE}</body></html>")
+                         f"<a href=\"javascript:alert(8)\">x</a>{HOSTILE}<div class='"
+                         f"{html.escape(HOSTILE, quote=True)}' id='\"><svg onload=alert(11)>'>"
+                         "</div></body></html>")
         pages.append(pid)
     for pid in pages:
         w.replace_anchors(pid, [("javascript:alert(9)", None, HOSTILE),
@@ -166,8 +205,13 @@ def test_hostile_values_are_inert(page: Any, tmp_path: Path) -> None:
     for served in serve(archive, []):
         from urllib.parse import quote
 
+        template = q.get_template_clusters(archive)["items"][0]["key"]
+        # the hostile id reaches the template's core tokens (digits become #)
+        assert "<svg onload=alert(#)>" in json.dumps(q.get_template_cluster(archive,
+                                                                            key=template))
         for path in (*VIEWS, "/duplicate-clusters?minCount=2",
-                     "/page?url=" + quote(url, safe=""), "/api/list_pages"):
+                     "/page?url=" + quote(url, safe=""), "/api/list_pages",
+                     "/template-cluster?" + urlencode({"key": template})):
             page.goto(served.url + path)
             page.wait_for_load_state()
             assert page.evaluate("window.__xss") is None, path
@@ -187,6 +231,7 @@ def test_screenshots(page: Any, viewer: Served, capped_archive: Path, tmp_path: 
     cluster = q.get_duplicate_clusters(capped_archive, min_count=5)["items"][0]
     home = q.get_summary(capped_archive)["baseUrl"]
     shots = {"summary": "/summary", "duplicate-clusters": "/duplicate-clusters?minCount=5",
+             "templates": "/template-clusters",
              "cluster": f"/duplicate-cluster?signature={cluster['signature']}",
              "cap-events": "/dedupe-cap-events", "page-detail": f"/page?url={home}"}
     for name, path in shots.items():
