@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
 from urllib.parse import urlencode
 
 import pytest
