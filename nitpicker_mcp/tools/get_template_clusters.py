@@ -10,12 +10,12 @@ TOOL = query_tool(
     by DOM structure (element paths with ids and classes; text ignored), blocked by URL
     path and stylesheets. One item per template of at least minCount pages, biggest
     first: key, count, samplePages, reasons (blocking: path and stylesheets; landmarks
-    beyond the site's header/footer chrome; siblingClusterKeys: templates of the same
-    section kept apart) and metaSignatureClusters (the duplicate clusters its pages fall
-    into, with sharedPages and the soft cap's capEventId): a crawler trap shows as one
-    template with one meta signature, a section as one template with many. The first
-    call on an archive reads every stored page (about 1 ms each); later calls are
-    instant. Call get_template_cluster with a key for all members.""",
+    with their chromeRate; siblingClusterKeys: templates of the same section kept apart)
+    and metaSignatureClusters (duplicate clusters its pages fall into, with sharedPages
+    and the soft cap's capEventId): a crawler trap shows as one template with one meta
+    signature, a section as one template with many. The first call reads every stored
+    page (about 1 ms each); later calls are instant. get_template_cluster lists a key's
+    pages.""",
     output_schema=list_output({"type": "object", "required": [
         "key", "count", "samplePages", "reasons", "metaSignatureClusters"]},
         pagesClustered=INT, pagesWithoutHtml=INT),

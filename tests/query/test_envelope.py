@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from nitpicker_query import get_template_clusters
 from nitpicker_query.catalog import QUERIES, QuerySpec
 from tests.query.test_readonly import SAMPLE_ARGS
 
@@ -17,6 +18,8 @@ def test_envelope_and_paging(spec: QuerySpec, extended_archive: Path) -> None:
     args = SAMPLE_ARGS.get(spec.name, {})
     if spec.name == "find_mismatches":
         args = {"type": "canonical"}
+    if spec.name == "get_template_cluster":  # a key the archive has
+        args = {"key": get_template_clusters(extended_archive)["items"][0]["key"]}
     full = spec.function(extended_archive, **args, limit=1000)
     assert list(full)[-5:] == ["items", "total", "limit", "offset", "nextOffset"]
     assert full["total"] == len(full["items"]) and full["nextOffset"] is None
