@@ -394,6 +394,10 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
                 unit_index[key] = len(units)
                 units.append(key)
             unit_of[(block, i)] = unit_index[key]
+    if progress is not None:
+        beyond = sum(max(0, len(tree.ids) - tree.linked) for _b, _p, tree in groups)
+        progress("pass1b", f"{total} pages assigned to {len(units)} units "
+                 f"({beyond} structures beyond the linkage joined their nearest)")
     # members of each unit: distinct sets and weights
     members: dict[int, Counter[int]] = defaultdict(Counter)
     for block, s in zip(block_of, page_set, strict=True):

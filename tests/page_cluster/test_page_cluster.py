@@ -122,6 +122,8 @@ def test_cli_contract(tmp_path: Path) -> None:
     assert all(r["structuralCoreTokens"] for r in reasons.values())
     assert "cohesion" in json.loads((tmp_path / "v.json").read_text())
     assert "[page-cluster] done — 120 pages in 8 clusters" in done.stderr
+    for phase in ("pass0:", "pass1:", "pass1b:", "stage-b:"):  # grep-able progress lines
+        assert f"[page-cluster] {phase}" in done.stderr, phase
     again = run(text, "--cluster-reasons-file", str(tmp_path / "r2.json"),
                 "--validation-file", str(tmp_path / "v2.json"))
     assert again.stdout == done.stdout  # byte-identical
