@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -108,9 +109,13 @@ class _Corpus:
     landmark_shell: dict[int, frozenset[str]] = field(default_factory=dict)
     structures: dict[frozenset[tuple[int, int, int]], int] = field(default_factory=dict)
     structure_list: list[frozenset[tuple[int, int, int]]] = field(default_factory=list)
-    page_structure: list[int] = field(default_factory=list)
-    page_path: list[tuple[str, str]] = field(default_factory=list)  # two first segments
-    page_css: list[frozenset[str] | None] = field(default_factory=list)
+    # per page, three 4-byte ints (structure, path pair, stylesheet set): what a page
+    # costs once read; the values they point to are shared by the pages alike
+    page_structure: array[int] = field(default_factory=lambda: array("i"))
+    path_ids: dict[tuple[str, str], int] = field(default_factory=dict)  # two first segments
+    page_path: array[int] = field(default_factory=lambda: array("i"))
+    css_ids: dict[frozenset[str], int] = field(default_factory=dict)
+    page_css: array[int] = field(default_factory=lambda: array("i"))  # -1: no data
 
     def token(self, path: str) -> int:
         tid = self.token_ids.get(path)
@@ -146,11 +151,14 @@ def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | Non
         paths = page.get("paths")
         segments = [_DIGITS.sub("#", str(s))[:100] for s in paths[:2]] \
             if isinstance(paths, list) else []
-        corpus.page_path.append((segments[0] if segments else "",
-                                 segments[1] if len(segments) > 1 else ""))
+        pair = (segments[0] if segments else "", segments[1] if len(segments) > 1 else "")
+        corpus.page_path.append(corpus.path_ids.setdefault(pair, len(corpus.path_ids)))
         hrefs = page.get("stylesheetHrefs")
-        corpus.page_css.append(frozenset(str(h) for h in hrefs)
-                               if isinstance(hrefs, list) else None)
+        if isinstance(hrefs, list):
+            css = frozenset(str(h) for h in hrefs)
+            corpus.page_css.append(corpus.css_ids.setdefault(css, len(corpus.css_ids)))
+        else:
+            corpus.page_css.append(-1)
         if progress is not None and n % 1000 == 0:
             progress("pass0", f"{n} pages read")
     return corpus
@@ -239,14 +247,14 @@ def _path_keys(corpus: _Corpus) -> list[str]:
     section of the site rather than an item. A second value on a single page is an item
     (a slug, an id); one shared by several pages (``tag``, ``page``, a year) is kept.
     Digit runs are already ``#``."""
-    seconds: Counter[tuple[str, str]] = Counter(corpus.page_path)
-    keys = []
-    for first, second in corpus.page_path:
-        if second and seconds[(first, second)] >= PATH_VALUE_MIN_PAGES:
-            keys.append(f"{first}/{second}")
+    seconds: Counter[int] = Counter(corpus.page_path)
+    key_of: dict[int, str] = {}
+    for (first, second), pid in corpus.path_ids.items():
+        if second and seconds[pid] >= PATH_VALUE_MIN_PAGES:
+            key_of[pid] = f"{first}/{second}"
         else:
-            keys.append(f"{first}/*" if second else first)
-    return keys
+            key_of[pid] = f"{first}/*" if second else first
+    return [key_of[pid] for pid in corpus.page_path]
 
 
 def _blocks(corpus: _Corpus) -> list[str]:
@@ -256,11 +264,12 @@ def _blocks(corpus: _Corpus) -> list[str]:
     paths = _path_keys(corpus)
     keyed: list[str | None] = []
     sizes: Counter[tuple[str, str]] = Counter()
-    for path, css in zip(paths, corpus.page_css, strict=True):
-        if css is None:
+    css_keys = {cid: ",".join(sorted(css)) for css, cid in corpus.css_ids.items()}
+    for path, cid in zip(paths, corpus.page_css, strict=True):
+        if cid < 0:
             keyed.append(None)
             continue
-        css_key = ",".join(sorted(css))
+        css_key = css_keys[cid]
         sizes[(path, css_key)] += 1
         keyed.append(f"path:{path}|css:{css_key}")
     best: dict[str, str] = {}
