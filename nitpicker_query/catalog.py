@@ -470,7 +470,7 @@ QUERIES += (
         ),
         examples=("nitpicker-query template-clusters site.nitpicker",
                   "nitpicker-query template-clusters site.nitpicker --min-count 10"),
-        table_columns=("count", "key", "samplePages"),
+        table_columns=("count", "key", "capEventIds"),
     ),
     QuerySpec(
         "get_template_cluster", "template-cluster", get_template_cluster,

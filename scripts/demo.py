@@ -3,7 +3,8 @@
 Starts TrapZoo on 127.0.0.1 — five endless traps among ordinary pages — and crawls all of
 it with Chromium and ``--dedupe-cap 100``, no ``--max-pages``: the crawl ends by itself.
 Then shows what ``nitpicker-query`` says: the cap events, the duplicate clusters with the
-exclusion each suggests, and the summary; and prints the ``nitpicker-viewer`` command that
+exclusion each suggests, the site's templates (each trap one template, with its cap
+event), and the summary; and prints the ``nitpicker-viewer`` command that
 browses the archive.
 
 Every command is printed as it runs, from the directory ``make demo`` was typed in, so it
@@ -53,10 +54,13 @@ def main() -> None:
     run("nitpicker-query", "duplicate-clusters", str(archive), "--format", "table")
     run("nitpicker-query", "duplicate-clusters", str(archive), "--limit", "1", "--format",
         "json", "--pretty")
+    run("nitpicker-query", "template-clusters", str(archive), "--min-count", "5",
+        "--format", "table")
     run("nitpicker-query", "summary", str(archive), "--format", "table")
     here = Path.cwd()
     viewer = [os.path.relpath(BIN / "nitpicker-viewer", here), os.path.relpath(archive, here)]
-    print(f"\nBrowse it (Duplicate clusters, Cap events, every page): {shlex.join(viewer)}")
+    print(f"\nBrowse it (Duplicate clusters, Cap events, Templates, every page): "
+          f"{shlex.join(viewer)}")
 
 
 if __name__ == "__main__":

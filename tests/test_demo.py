@@ -38,7 +38,7 @@ def test_demo_is_deterministic_and_its_commands_work_from_where_it_ran(
     assert sorted(_stable(first).splitlines()) == sorted(
         _stable(second).replace("two/", "one/").splitlines())
     commands = [line[2:] for line in first.splitlines() if line.startswith("$ ")]
-    assert len(commands) == 5
+    assert len(commands) == 6
     viewer = shlex.split(first.strip().splitlines()[-1].split(": ", 1)[1])
     assert viewer[0].endswith("nitpicker-viewer") and viewer[1] == "one/trapzoo.nitpicker"
     assert (tmp_path / viewer[1]).is_file()

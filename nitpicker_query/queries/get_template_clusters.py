@@ -54,8 +54,9 @@ def get_template_clusters(
     ``structuralCoreTokenCount``) and ``metaSignatureClusters`` — the duplicate
     clusters (same title, description, og:title, og:url) its pages fall into, with how
     many pages each shares and the soft cap's event for it, if any: a trap shows as one
-    template with one meta signature. ``pagesClustered`` and ``pagesWithoutHtml``
-    (internal HTML pages with no snapshot, not clustered) come with the envelope.
+    template with one meta signature; ``capEventIds`` lists those events.
+    ``pagesClustered`` and ``pagesWithoutHtml`` (internal HTML pages with no snapshot,
+    not clustered) come with the envelope.
     """
     min_count = check_int("min_count", min_count, minimum=1)
     sample_pages_limit = check_int("sample_pages_limit", sample_pages_limit, minimum=1,
@@ -64,11 +65,16 @@ def get_template_clusters(
     with opened(archive) as a:
         index = template_index(a)
         order = [k for k in index.order if len(index.members[k]) >= min_count]
-        items = [{"key": key, "count": len(index.members[key]),
-                  "samplePages": [url for url, _i in index.members[key][:sample_pages_limit]],
-                  "reasons": _reasons(index, key, core=False),
-                  "metaSignatureClusters": _meta_clusters(a, index, key)}
-                 for key in order[offset:offset + limit]]
+        items = []
+        for key in order[offset:offset + limit]:
+            metas = _meta_clusters(a, index, key)
+            items.append({
+                "key": key, "count": len(index.members[key]),
+                "samplePages": [url for url, _i in index.members[key][:sample_pages_limit]],
+                "capEventIds": sorted({m["capEventId"] for m in metas
+                                       if m["capEventId"] is not None}),
+                "reasons": _reasons(index, key, core=False),
+                "metaSignatureClusters": metas})
     return envelope(items, len(order), limit, offset, pagesClustered=index.pages,
                     pagesWithoutHtml=index.without_html)
 

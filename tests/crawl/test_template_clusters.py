@@ -78,9 +78,11 @@ def test_trap_templates_show_one_meta_signature_and_their_cap_event(crawl: Crawl
         top = metas[0]
         assert top["sharedPages"] >= item["count"] - 1, (family, item["count"], metas)
         assert top["capEventId"] == events[top["signature"]]["id"], family
+        assert item["capEventIds"] == [top["capEventId"]], family
     for family in ("blog pager", "wiki articles"):  # real sections: many meta signatures
         (item,) = by_family[family]
         assert all(m["capEventId"] is None for m in item["metaSignatureClusters"]), family
+        assert item["capEventIds"] == [], family
         assert sum(m["sharedPages"] for m in item["metaSignatureClusters"]) < item["count"]
 
 
