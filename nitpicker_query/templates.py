@@ -29,6 +29,7 @@ import page_cluster
 from .archive import Archive
 from .clusters import clusters
 from .format import strict_page
+from .exceptions import NotAnArchive
 from .html_codec import decode_html
 
 HTML_LIMIT = 4 * 1024 * 1024
@@ -75,7 +76,7 @@ class TemplateIndex:
     reasons: dict[str, dict[str, Any]]
     meta_overlap: dict[str, list[tuple[str, int, int]]]  # key → (signature, shared, size)
     pages: int                                 # pages clustered
-    without_html: int                          # internal HTML pages with no snapshot
+    without_html: int                          # internal HTML pages with no usable snapshot
 
 
 _CACHE: OrderedDict[tuple[str, ...], TemplateIndex] = OrderedDict()
@@ -113,35 +114,44 @@ def template_index(a: Archive) -> TemplateIndex:
         return index
 
 
-def _pages(a: Archive, rows: list[tuple[int, str, bytes]]) -> Iterator[dict[str, Any]]:
+def _pages(a: Archive, rows: list[tuple[int, str, Any]], taken: list[tuple[int, str]]
+           ) -> Iterator[dict[str, Any]]:
     """page_cluster's records for ``(id, url, hash)`` rows, snapshots fetched in chunks
-    (one short statement each: the query deadline is per statement)."""
+    (one short statement each: the query deadline is per statement). A snapshot that
+    cannot be decoded (a stranger's broken frame, an unknown codec) is passed over, not
+    fatal; ``taken`` receives ``(id, url)`` of each page yielded, in order."""
     for start in range(0, len(rows), _CHUNK):
         chunk = rows[start:start + _CHUNK]
-        hashes = sorted({h for _i, _u, h in chunk})
+        hashes = list(dict.fromkeys(h for _i, _u, h in chunk))
         marks = ",".join("?" for _ in hashes)
         bodies = {h: (body, codec) for h, body, codec in a.rows(
             f"SELECT hash, body, codec FROM page_html_blobs WHERE hash IN ({marks})", hashes)}
         for page_id, url, digest in chunk:
-            body, codec = bodies[digest]
-            text, _complete = decode_html(body, codec, limit=HTML_LIMIT)
+            if digest not in bodies:
+                continue
+            try:
+                text, _complete = decode_html(*bodies[digest], limit=HTML_LIMIT)
+            except NotAnArchive:
+                continue
+            taken.append((page_id, url))
             yield {"id": page_id, "html": text, "paths": path_segments(url),
                    "stylesheetHrefs": stylesheet_paths(text, url)}
 
 
 def _compute(a: Archive) -> TemplateIndex:
     if not (a.has_table("page_html_ref") and a.has_table("page_html_blobs")):
-        rows: list[tuple[int, str, bytes]] = []
+        rows: list[tuple[int, str, Any]] = []
     else:
         rows = [(int(i), str(u), h) for i, u, h in a.rows(
             f"SELECT p.id, p.url, r.hash FROM pages p JOIN page_html_ref r ON r.page_id = p.id "
             f"WHERE {strict_page('p')} AND EXISTS (SELECT 1 FROM page_html_blobs b "
             f"WHERE b.hash = r.hash) ORDER BY p.id")]
     total = a.count(f"SELECT count(*) FROM pages p WHERE {strict_page('p')}")
-    result = page_cluster.resolve(_pages(a, rows))
+    taken: list[tuple[int, str]] = []
+    result = page_cluster.resolve(_pages(a, rows, taken))
     members: dict[str, list[tuple[str, int]]] = {}
     of_page: dict[int, str] = {}
-    for (page_id, url, _h), key in zip(rows, result.keys, strict=True):
+    for (page_id, url), key in zip(taken, result.keys, strict=True):
         members.setdefault(key, []).append((url, page_id))
         of_page[page_id] = key
     for listed in members.values():
@@ -159,8 +169,8 @@ def _compute(a: Archive) -> TemplateIndex:
     meta_overlap = {k: [(sig, n, sizes[sig]) for sig, n in
                         sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))]
                     for k, c in overlap.items()}
-    return TemplateIndex(order, members, result.reasons, meta_overlap, len(rows),
-                         max(0, total - len(rows)))
+    return TemplateIndex(order, members, result.reasons, meta_overlap, len(taken),
+                         max(0, total - len(taken)))
 
 
 def clear_cache() -> None:

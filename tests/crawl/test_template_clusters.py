@@ -172,3 +172,26 @@ def test_cli_lists_and_drills_down_with_one_line_errors(capped_plain: Crawl) -> 
         missing.stderr
     bad = run("template-clusters", str(capped_plain.archive), "--min-count", "0")
     assert bad.returncode == 2 and "min-count" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_broken_snapshot_is_passed_over_not_fatal(capped_plain: Crawl, tmp_path: Path) -> None:
+    with q.open_archive(capped_plain.archive) as a:
+        shutil.copy(a.directory / "db.sqlite", tmp_path / "db.sqlite")
+    before = q.get_template_clusters(tmp_path, limit=1000)
+    conn = sqlite3.connect(tmp_path / "db.sqlite")
+    ids = [r[0] for r in conn.execute("SELECT id FROM pages WHERE url LIKE '%/blog/page/%' "
+                                      "ORDER BY id LIMIT 2")]
+    # one snapshot a broken zstd frame, another reference of the wrong type (TEXT)
+    conn.execute("INSERT INTO page_html_blobs (hash, body, codec, size_raw, size_stored) "
+                 "VALUES (x'00', x'0001020304', 'zstd', 10, 5)")
+    conn.execute("UPDATE page_html_ref SET hash = x'00' WHERE page_id = ?", (ids[0],))
+    conn.execute("INSERT INTO page_html_blobs (hash, body, codec, size_raw, size_stored) "
+                 "VALUES ('text-hash', '<body><main><p>x', 'none', 16, 16)")
+    conn.execute("UPDATE page_html_ref SET hash = 'text-hash' WHERE page_id = ?", (ids[1],))
+    conn.commit()
+    conn.close()
+    after = q.get_template_clusters(tmp_path, limit=1000)
+    assert after["pagesClustered"] == before["pagesClustered"] - 1   # the broken frame
+    assert after["pagesWithoutHtml"] == before["pagesWithoutHtml"] + 1
+    blog = next(i for i in after["items"] if "/blog/page/" in i["samplePages"][0])
+    assert blog["count"] == 58   # 60 pages, less the broken one and the one now unlike
