@@ -28,8 +28,8 @@ import page_cluster
 
 from .archive import Archive
 from .clusters import clusters
-from .format import strict_page
 from .exceptions import NotAnArchive
+from .format import strict_page
 from .html_codec import decode_html
 
 HTML_LIMIT = 4 * 1024 * 1024
