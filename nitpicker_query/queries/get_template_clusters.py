@@ -12,6 +12,10 @@ from .list_dedupe_cap_events import events_by_signature
 MAX_META_CLUSTERS = 10
 """Meta-signature clusters listed per template (the most shared first)."""
 
+MAX_CORE_TOKENS = 200
+"""Structural core tokens shown for one template (``structuralCoreTokenCount`` is the
+whole count): enough to read a template, small enough for one MCP result."""
+
 
 def _meta_clusters(a: Archive, index: TemplateIndex, key: str) -> list[dict[str, Any]]:
     overlap = index.meta_overlap[key][:MAX_META_CLUSTERS]
@@ -21,13 +25,19 @@ def _meta_clusters(a: Archive, index: TemplateIndex, key: str) -> list[dict[str,
             for sig, shared, size in overlap]
 
 
-def _reasons(index: TemplateIndex, key: str, *, core: bool) -> dict[str, Any]:
+def _reasons(index: TemplateIndex, key: str, *, detail: bool) -> dict[str, Any]:
+    """A cluster's reasons as shown: the list leaves out the token lists (the landmarks'
+    shell tokens, the structural core), the detail shows them (the core cut to
+    :data:`MAX_CORE_TOKENS`)."""
     reasons = dict(index.reasons.get(key, {}))
     tokens = reasons.pop("structuralCoreTokens", [])
     reasons["structuralCoreTokenCount"] = len(tokens)
-    if core:
-        reasons["structuralCoreTokens"] = tokens
     reasons.pop("memberCount", None)
+    if detail:
+        reasons["structuralCoreTokens"] = tokens[:MAX_CORE_TOKENS]
+    else:
+        reasons["landmarks"] = {kind: {k: v for k, v in lm.items() if k != "shellTokens"}
+                                for kind, lm in reasons.get("landmarks", {}).items()}
     return reasons
 
 
@@ -49,8 +59,9 @@ def get_template_clusters(
 
     Item: ``key`` (the cluster key, for :func:`get_template_cluster`), ``count``,
     ``samplePages`` (first URLs in URL order), ``reasons`` (``blocking``: the path and
-    stylesheets of its blocks; ``landmarks`` beyond the site's chrome with their
-    presence rate; ``siblingClusterKeys``: templates of the same blocks kept apart;
+    stylesheets of its blocks; ``landmarks``: per kind, how many of its pages have one
+    and the share of those that are the site's chrome (header, footer) rather than the
+    template's own; ``siblingClusterKeys``: templates of the same blocks kept apart;
     ``structuralCoreTokenCount``) and ``metaSignatureClusters`` — the duplicate
     clusters (same title, description, og:title, og:url) its pages fall into, with how
     many pages each shares and the soft cap's event for it, if any: a trap shows as one
@@ -73,7 +84,7 @@ def get_template_clusters(
                 "samplePages": [url for url, _i in index.members[key][:sample_pages_limit]],
                 "capEventIds": sorted({m["capEventId"] for m in metas
                                        if m["capEventId"] is not None}),
-                "reasons": _reasons(index, key, core=False),
+                "reasons": _reasons(index, key, detail=False),
                 "metaSignatureClusters": metas})
     return envelope(items, len(order), limit, offset, pagesClustered=index.pages,
                     pagesWithoutHtml=index.without_html)
@@ -85,9 +96,9 @@ def get_template_cluster(
     """Every page of one template cluster (a ``key`` from the cluster list), URL order.
 
     Returns the list envelope of members ``{url, title}`` with ``key``, ``reasons``
-    (with the ``structuralCoreTokens`` themselves: the element paths on 80 % of its
-    pages) and ``metaSignatureClusters`` first; None when the archive has no such
-    cluster.
+    (with the ``structuralCoreTokens`` themselves — the element paths on 80 % of its
+    pages, the first 200 — and each landmark's ``shellTokens``) and
+    ``metaSignatureClusters`` first; None when the archive has no such cluster.
     """
     limit, offset = check_paging(limit, offset)
     with opened(archive) as a:
@@ -102,5 +113,5 @@ def get_template_cluster(
             if ids else {}
         items = [{"url": url, "title": titles.get(i)} for url, i in page]
         return envelope(items, len(members), limit, offset, key=key,
-                        reasons=_reasons(index, key, core=True),
+                        reasons=_reasons(index, key, detail=True),
                         metaSignatureClusters=_meta_clusters(a, index, key))
