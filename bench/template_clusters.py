@@ -45,13 +45,9 @@ BASE = "http://site.test"
 
 def build(directory: Path, n: int, seed: int) -> tuple[Path, list[dict[str, object]],
                                                         dict[str, str]]:
-    """The archive, the in-memory records, and URL → template label."""
+    """The archive, the in-memory records, and URL → template label (in record order)."""
     w = ArchiveWriter.create(directory / "synthetic.nitpicker", roots=[BASE + "/"],
-                             workdir=directory / "work", recursive=True, interval=0,
-                             image=False, fetchExternal=False, parallels=1, excludes=[],
-                             excludeKeywords=[], excludeUrls=[], maxExcludedDepth=0,
-                             retry=0, fromList=False, disableQueries=False,
-                             userAgent="bench", ignoreRobots=False)
+                             workdir=directory / "work")
     common = {"scraped": 1, "isTarget": 1, "isExternal": 0, "status": 200,
               "statusText": "OK", "contentType": "text/html", "isSkipped": 0}
     records, labels, seen = [], {}, set()
@@ -89,20 +85,15 @@ def main() -> None:
             second_ms = (time.perf_counter() - start) * 1000
             keys: dict[str, str] = {}
             for item in first["items"]:
-                members = q.get_template_cluster(a, key=item["key"], limit=1000)
-                offset = 0
-                while members is not None:
-                    keys.update({m["url"]: item["key"] for m in members["items"]})
-                    if members["nextOffset"] is None:
-                        break
-                    offset = members["nextOffset"]
+                offset: int | None = 0
+                while offset is not None:
                     members = q.get_template_cluster(a, key=item["key"], limit=1000,
                                                      offset=offset)
-    urls = sorted(labels)
-    ari = adjusted_rand_index([labels[u] for u in urls], [keys[u] for u in urls])
-    library_ari = adjusted_rand_index([t for _p, t in synthetic.site(args.pages,
-                                                                     seed=args.seed)],
-                                      library.keys)
+                    assert members is not None
+                    keys.update({m["url"]: item["key"] for m in members["items"]})
+                    offset = members["nextOffset"]
+    ari = adjusted_rand_index(list(labels.values()), [keys[u] for u in labels])
+    library_ari = adjusted_rand_index(list(labels.values()), library.keys)
     lines = [
         f"`python bench/template_clusters.py --pages {args.pages}` — {platform.machine()}, "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}; archive {size:,.0f} MiB, "

@@ -31,6 +31,7 @@ from .clusters import clusters
 from .exceptions import NotAnArchive
 from .format import strict_page
 from .html_codec import decode_html
+from .queries.list_dedupe_cap_events import event_ids_by_signature
 
 HTML_LIMIT = 4 * 1024 * 1024
 """Most decoded bytes of one snapshot read for its structure: a template shows in its
@@ -74,7 +75,8 @@ class TemplateIndex:
     order: list[str]                          # keys, biggest cluster first
     members: dict[str, list[tuple[str, int]]]  # key → (url, page id), URL order
     reasons: dict[str, dict[str, Any]]
-    meta_overlap: dict[str, list[tuple[str, int, int]]]  # key → (signature, shared, size)
+    # key → (signature, pages shared, cluster size, its cap event's id or None)
+    meta_overlap: dict[str, list[tuple[str, int, int, int | None]]]
     pages: int                                 # pages clustered
     without_html: int                          # internal HTML pages with no usable snapshot
 
@@ -166,7 +168,8 @@ def _compute(a: Archive) -> TemplateIndex:
             template = of_page.get(m.page_id)
             if template is not None:
                 overlap[template][signature] += 1
-    meta_overlap = {k: [(sig, n, sizes[sig]) for sig, n in
+    events = event_ids_by_signature(a, sorted({s for c in overlap.values() for s in c}))
+    meta_overlap = {k: [(sig, n, sizes[sig], events.get(sig)) for sig, n in
                         sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))]
                     for k, c in overlap.items()}
     return TemplateIndex(order, members, result.reasons, meta_overlap, len(taken),

@@ -7,7 +7,6 @@ from typing import Any
 from ..archive import Archive, opened
 from ..paging import check_int, check_paging, envelope
 from ..templates import TemplateIndex, template_index
-from .list_dedupe_cap_events import events_by_signature
 
 MAX_META_CLUSTERS = 10
 """Meta-signature clusters listed per template (the most shared first)."""
@@ -17,12 +16,10 @@ MAX_CORE_TOKENS = 200
 whole count): enough to read a template, small enough for one MCP result."""
 
 
-def _meta_clusters(a: Archive, index: TemplateIndex, key: str) -> list[dict[str, Any]]:
-    overlap = index.meta_overlap[key][:MAX_META_CLUSTERS]
-    events = events_by_signature(a, [sig for sig, _n, _s in overlap])
+def _meta_clusters(index: TemplateIndex, key: str) -> list[dict[str, Any]]:
     return [{"signature": sig, "sharedPages": shared, "clusterCount": size,
-             "capEventId": (events.get(sig) or {}).get("id")}
-            for sig, shared, size in overlap]
+             "capEventId": event}
+            for sig, shared, size, event in index.meta_overlap[key][:MAX_META_CLUSTERS]]
 
 
 def _reasons(index: TemplateIndex, key: str, *, detail: bool) -> dict[str, Any]:
@@ -78,7 +75,7 @@ def get_template_clusters(
         order = [k for k in index.order if len(index.members[k]) >= min_count]
         items = []
         for key in order[offset:offset + limit]:
-            metas = _meta_clusters(a, index, key)
+            metas = _meta_clusters(index, key)
             items.append({
                 "key": key, "count": len(index.members[key]),
                 "samplePages": [url for url, _i in index.members[key][:sample_pages_limit]],
@@ -114,4 +111,4 @@ def get_template_cluster(
         items = [{"url": url, "title": titles.get(i)} for url, i in page]
         return envelope(items, len(members), limit, offset, key=key,
                         reasons=_reasons(index, key, detail=True),
-                        metaSignatureClusters=_meta_clusters(a, index, key))
+                        metaSignatureClusters=_meta_clusters(index, key))

@@ -75,6 +75,22 @@ def events_by_signature(a: Archive, signatures: list[str]) -> dict[str, dict[str
     return _items(a, [dict(zip(_COLUMNS, r, strict=True)) for r in rows], first_only=True)
 
 
+def event_ids_by_signature(a: Archive, signatures: list[str]) -> dict[str, int]:
+    """The id of the event (lowest) for each of ``signatures`` that has one: what a
+    caller that only links to events needs, without building their items."""
+    if not a.has_table("dedupe_cap_events") or not signatures or (
+            "signature" not in a.columns("dedupe_cap_events")):
+        return {}
+    ids: dict[str, int] = {}
+    for start in range(0, len(signatures), 500):
+        chunk = signatures[start:start + 500]
+        marks = ",".join("?" for _ in chunk)
+        ids.update((str(sig), int(i)) for sig, i in a.rows(
+            f"SELECT signature, min(id) FROM dedupe_cap_events WHERE signature IN ({marks}) "
+            "GROUP BY signature", chunk))
+    return ids
+
+
 def _items(a: Archive, rows: list[dict[str, Any]], *, first_only: bool = False
            ) -> dict[str, dict[str, Any]]:
     captured = captured_counts(a, [r["signature"] for r in rows if r.get("signature")])
