@@ -23,7 +23,7 @@ from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-unt
 from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
 
 from .similarity import auto_cut_threshold, incidence, jaccard_matrix
-from .tokens import LANDMARK_ROLES, LANDMARK_TAGS, MAX_ELEMENTS, parse
+from .tokens import LANDMARK_ROLES, LANDMARK_TAGS, MAX_ELEMENTS, parse, relative
 
 VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                        "meta", "source", "track", "wbr", "param", "keygen"})
@@ -198,12 +198,14 @@ def resolve_landmark_variant_keys(pages: Iterable[str | Mapping[str, Any]], kind
     for page in pages:
         text = page if isinstance(page, str) else str(page.get("html") or "")
         doc = parse(text, content_block_attribute=content_block_attribute)
-        found = next((lm for lm in doc.landmarks if lm.kind == kind), None)
-        if found is None and kind == "main":
-            main = frozenset(t.path for t in doc.tokens if t.main_depth or
-                             t.path.split(">")[-1].startswith("main"))
-            shell = main or None
+        shell: frozenset[str] | None = None
+        if kind == "main":  # main is no landmark instance of the clustering: its root
+            root = doc.main_root
+            if root is not None:
+                shell = relative((t.path for t in doc.tokens if t.path == root
+                                  or t.path.startswith(root + ">")), root)
         else:
+            found = next((lm for lm in doc.landmarks if lm.kind == kind), None)
             shell = found.shell if found is not None else None
         if shell is None:
             page_shell.append(-1)

@@ -26,6 +26,7 @@ the landmark it belongs to, for the depth cap and chrome discovery
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -75,15 +76,21 @@ class Landmark:
         """The tokens relative to the landmark (``header.site>nav>a``): the same header
         gives the same shell wherever a page nests it, and what
         :func:`page_cluster.landmarks.extract_landmarks` gives for its HTML."""
-        prefix = self.root.rpartition(">")[0]
-        cut = len(prefix) + 1 if prefix else 0
-        return frozenset(t[cut:] for t in self.tokens)
+        return relative(self.tokens, self.root)
+
+
+def relative(paths: Iterable[str], root: str) -> frozenset[str]:
+    """``paths`` (all at or under the element ``root``) rewritten to start at it."""
+    prefix = root.rpartition(">")[0]
+    cut = len(prefix) + 1 if prefix else 0
+    return frozenset(p[cut:] for p in paths)
 
 
 @dataclass
 class Document:
     tokens: list[Token]
     landmarks: list[Landmark]
+    main_root: str | None = None   # the path of the first <main> (role=main) element
 
 
 def _steps(node: LexborNode) -> tuple[str, str | None]:
@@ -125,6 +132,7 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
     if body is None:
         return Document(tokens, landmarks)
     owners: list[list[str]] = []
+    main_root: str | None = None
     count = 0
     # iterative walk: (node, parent path, main depth, landmark index)
     stack: list[tuple[LexborNode, str, int, int]] = [
@@ -148,6 +156,8 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
             child_depth = main_depth + 1
         elif kind == "main":                # main itself stays 0; its children are 1
             child_depth = 1
+            if main_root is None:
+                main_root = path
         else:
             child_depth = 0
         depth = main_depth
@@ -169,7 +179,7 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
             stack.append((child, path, child_depth, owner))
     for landmark_item, paths in zip(landmarks, owners, strict=True):
         landmark_item.tokens = frozenset(paths)
-    return Document(tokens, landmarks)
+    return Document(tokens, landmarks, main_root)
 
 
 def tokenize(html: str, *, content_block_attribute: str | None = None) -> list[str]:

@@ -117,6 +117,13 @@ def test_landmark_variants_split_designs_not_options() -> None:
     assert keys[0] == "header:0"
     same = resolve_landmark_variant_keys([{"html": pages[0]}, pages[0]], "header")
     assert same == ["header:0", "header:0"]
+    # main too, compared from itself: the same design wrapped or not is one variant
+    mains = ["<body><div class='w'><main class='m'><ul><li>x</ul></main></div></body>",
+             "<body><main class='m'><ul><li>y</li><li>z</li></ul></main></body>",
+             "<body><main class='m'><article><h1>t</h1><table><tr><td>1</table></article>"
+             "</main></body>", "<p>no main</p>"]
+    assert resolve_landmark_variant_keys(mains, "main") == ["main:0", "main:0", "main:1",
+                                                             "none"]
     with pytest.raises(ValueError, match="kind must be one of"):
         resolve_landmark_variant_keys(pages, "banner")
 
