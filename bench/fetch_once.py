@@ -14,21 +14,17 @@ page (TrapZoo counts every request).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import platform
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from crawling import timed_crawl  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
-from nitpicker_crawl.archive import ArchiveWriter  # noqa: E402
-from nitpicker_crawl.crawler import Crawler  # noqa: E402
 from nitpicker_crawl.options import CrawlOptions  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 
@@ -42,15 +38,7 @@ def run(zoo: TrapZoo, pages: int, fetch_once: bool, latency: float = 0.0) -> tup
     options = CrawlOptions(roots=(root,), parallels=4, max_pages=pages, silent=True,
                            fetch_external=False, fetch_once=fetch_once)
     before = sum(zoo.site.hits.values())
-    with tempfile.TemporaryDirectory() as tmp:
-        writer = ArchiveWriter.create(Path(tmp) / "b.nitpicker", roots=[root],
-                                      **options.info_row())
-        crawler = Crawler(options, writer)
-        crawler.seed([root])
-        start = time.perf_counter()
-        asyncio.run(crawler.run())
-        elapsed = time.perf_counter() - start
-        writer.close()
+    elapsed = timed_crawl(options)
     requests = sum(zoo.site.hits.values()) - before
     return elapsed, requests / pages
 

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from doc import add_flag, emit  # noqa: E402
+from make_archive import ensure  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
 from nitpicker_query.archive import _PROGRESS_STEPS  # noqa: E402
@@ -125,10 +126,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     add_flag(parser)
     args = parser.parse_args()
-    archive = ROOT / "bench" / "data" / f"site-{args.pages}.nitpicker"
-    if not archive.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "make_archive.py"), "--pages",
-                        str(args.pages)], check=True)
+    archive = ensure(args.pages)
     with q.open_archive(archive) as a:
         db = a.directory / "db.sqlite"
         plain, guarded = _deadline(db, args.rounds)

@@ -230,13 +230,30 @@ def build(output: Path, pages: int, seed: int = SEED) -> dict[str, Any]:
     return truth
 
 
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def archive_path(pages: int) -> Path:
+    """Where the benchmark archive of ``pages`` pages lives (shared by the benchmarks)."""
+    return DATA / f"site-{pages}.nitpicker"
+
+
+def ensure(pages: int) -> Path:
+    """The benchmark archive of ``pages`` pages, built on first use (minutes at 300,000)."""
+    path = archive_path(pages)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        build(path, pages)
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=10_000, help="internal pages (default 10000)")
     parser.add_argument("-o", "--output", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
-    out = args.output or Path("bench/data") / f"site-{args.pages}.nitpicker"
+    out = args.output or archive_path(args.pages)
     out.parent.mkdir(parents=True, exist_ok=True)
     build(out.absolute(), args.pages, args.seed)
 

@@ -27,6 +27,7 @@ from mcp import Client, StdioServerParameters
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from doc import add_flag, emit
+from make_archive import ensure
 
 import nitpicker_query as q
 
@@ -87,13 +88,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=300_000)
     add_flag(parser)
     args = parser.parse_args()
-    archive = (Path("bench/data") / f"site-{args.pages}.nitpicker").absolute()
-    if not archive.exists():
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from make_archive import build
-
-        archive.parent.mkdir(parents=True, exist_ok=True)
-        build(archive, args.pages)
+    archive = ensure(args.pages)
     rows = anyio.run(run, archive)
     emit("mcp-latency", "\n".join([
         f"`python bench/mcp_latency.py --pages {args.pages}` — Python "

@@ -35,6 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from doc import add_flag, emit
+from make_archive import archive_path, ensure
 
 import nitpicker_query as q
 from nitpicker_query.format import loose_page, strict_page
@@ -260,16 +261,11 @@ def main() -> None:
     add_flag(parser)
     args = parser.parse_args()
     for pages in args.pages:
-        path = Path("bench/data") / f"site-{pages}.nitpicker"
-        if not path.exists():
-            from make_archive import build
-
-            path.parent.mkdir(parents=True, exist_ok=True)
-            build(path.absolute(), pages)
+        path = ensure(pages)
         _report(path, f"python bench/queries.py --pages {pages}", run(path), args.write)
-    largest = Path("bench/data") / f"site-{max(args.pages)}.nitpicker"
+    largest = archive_path(max(args.pages))
     if args.upstream:
-        with tempfile.TemporaryDirectory(dir="bench/data") as tmp:
+        with tempfile.TemporaryDirectory(dir=largest.parent) as tmp:
             copy = upstream_copy(largest, Path(tmp) / f"upstream-{largest.name}")
             _report(copy, f"python bench/queries.py --pages {max(args.pages)} --upstream "
                     "(upstream-shaped copy: no page_signatures, no extra indexes)", run(copy),

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from doc import add_flag, emit  # noqa: E402
+from make_archive import archive_path  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
 from nitpicker_crawl.softcap import SoftCap  # noqa: E402
@@ -177,7 +178,7 @@ def main() -> None:
              *tracker(args.observations),
              "\n### Trap-site crawl\n",
              *crawl_rows()]
-    archive = ROOT / "bench" / "data" / f"site-{args.pages}.nitpicker"
+    archive = archive_path(args.pages)
     if archive.exists():
         lines += [f"\n### duplicate-clusters on {archive.name}\n", *cluster_rows(archive)]
     emit("softcap", "\n".join(lines), write=args.write)

@@ -13,22 +13,19 @@ are; and the one-off cost of loading the fingerprint set.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from crawling import timed_crawl  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
 from nitpicker_crawl import technologies  # noqa: E402
-from nitpicker_crawl.archive import ArchiveWriter  # noqa: E402
-from nitpicker_crawl.crawler import Crawler  # noqa: E402
 from nitpicker_crawl.options import CrawlOptions  # noqa: E402
 from nitpicker_crawl.parser import parse  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
@@ -39,16 +36,7 @@ def crawl(zoo: TrapZoo, pages: int, *, render: bool, detect: bool) -> float:
     root = zoo.url + "catalog/"
     options = CrawlOptions(roots=(root,), parallels=4, max_pages=pages, silent=True,
                            fetch_external=False, render=render, detect_tech=detect)
-    with tempfile.TemporaryDirectory() as tmp:
-        writer = ArchiveWriter.create(Path(tmp) / "b.nitpicker", roots=[root],
-                                      **options.info_row())
-        crawler = Crawler(options, writer)
-        crawler.seed([root])
-        start = time.perf_counter()
-        asyncio.run(crawler.run())
-        elapsed = time.perf_counter() - start
-        writer.close()
-    return elapsed
+    return timed_crawl(options)
 
 
 def big_page() -> str:

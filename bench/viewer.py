@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from doc import add_flag, emit  # noqa: E402
+from make_archive import ensure  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
 from nitpicker_viewer.app import create_app  # noqa: E402
@@ -48,12 +49,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     add_flag(parser)
     args = parser.parse_args()
-    path = ROOT / "bench" / "data" / f"site-{args.pages}.nitpicker"
-    if not path.exists():  # built once, shared with bench/queries.py
-        from make_archive import build
-
-        path.parent.mkdir(parents=True, exist_ok=True)
-        build(path, args.pages)
+    path = ensure(args.pages)  # built once, shared with bench/queries.py
     import socket
 
     import uvicorn
