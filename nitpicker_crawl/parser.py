@@ -11,6 +11,8 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
+from page_cluster.nesting import parse_html
+
 from .extraction import RawDocument
 
 _SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module",
@@ -24,7 +26,7 @@ def parse(html: str) -> RawDocument:
 
 def parse_tree(html: str) -> tuple[RawDocument, LexborHTMLParser]:
     """The raw description and the parsed tree (technology detection reuses it)."""
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     root = tree.css_first("html")
     title = tree.css_first("title")
     base = tree.css_first("base[href]")

@@ -43,6 +43,7 @@ import ahocorasick  # type: ignore[import-not-found]  # C extension without stub
 from selectolax.lexbor import LexborHTMLParser
 
 from nitpicker_query.exceptions import NitpickerError
+from page_cluster.nesting import parse_html
 
 MIN_LITERAL = 3
 """Shortest literal worth prefiltering on: shorter ones occur on nearly every page."""
@@ -399,7 +400,7 @@ class Fingerprints:
         if ev.globals is not None:
             self._keyed("js", {k: [v] for k, v in ev.globals.items()}, hits)
         if on_page["dom"]:
-            self._dom(ev.tree or LexborHTMLParser(html), on_page["dom"], hits)
+            self._dom(ev.tree or parse_html(html), on_page["dom"], hits)
         return self._rows(hits, ev)
 
     def _candidates(self, kind: str, lowered: str) -> set[int]:

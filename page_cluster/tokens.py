@@ -29,7 +29,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborNode
+
+from .nesting import parse_html
 
 LANDMARK_TAGS = {"header": "header", "footer": "footer", "nav": "nav", "aside": "aside",
                  "form": "form", "search": "search", "main": "main"}
@@ -125,7 +127,7 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
     ``content_block_attribute``: elements carrying it (a CMS's free-form blocks, e.g.
     ``data-bgb``) are left out with everything under them.
     """
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     body = tree.body
     tokens: list[Token] = []
     landmarks: list[Landmark] = []
