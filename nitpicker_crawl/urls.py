@@ -22,6 +22,8 @@ import posixpath
 import re
 from urllib.parse import SplitResult, parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
 
+from .hosts import parse_host
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SLASHES = re.compile(r"/{2,}")
 _HTML_EXTENSIONS = {"", ".html", ".htm", ".xhtml", ".php", ".php3", ".php4", ".php5",
@@ -29,27 +31,84 @@ _HTML_EXTENSIONS = {"", ".html", ".htm", ".xhtml", ".php", ".php3", ".php4", ".p
                     ".pl", ".shtml", ".do", ".action"}
 
 
+MAX_URL_LENGTH = 8192
+"""Longest URL the crawler fetches (characters of its identity). Most servers answer
+414 beyond 8 KiB; a longer href is kept as a skipped page (``url-too-long``), not
+fetched."""
+
+_TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
+_C0_SPACE = "".join(chr(c) for c in range(0x21))
+_QUERY_SAFE = "!$%&()*+,-./:;=?@[\\]^_`{|}~"
+"""What stays as it is in a query (WHATWG's special-query percent-encode set is the
+rest: controls, space, ``"``, ``#``, ``<``, ``>``, ``'``… and non-ASCII as UTF-8)."""
+
+
 def normalize(url: str, *, disable_queries: bool = False) -> str | None:
-    """The identity of an absolute http(s) URL, or None if it is not one we crawl."""
+    """The identity of an absolute http(s) URL, or None if it is not one we crawl.
+
+    Read as a browser reads it (WHATWG URL Standard): leading and trailing controls and
+    spaces stripped, tabs and newlines removed anywhere, ``\\`` a ``/`` before the query
+    (``http://h\\@evil/`` is host ``h``, path ``/@evil/``), the host parsed by
+    :func:`nitpicker_crawl.hosts.parse_host` (IDNA, fullwidth, IPv4 numbers).
+    """
+    url = _as_browser_reads(url)
     try:
-        parts = urlsplit(url.strip())
+        parts = urlsplit(url)
     except ValueError:
         return None
     scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+    if scheme not in _DEFAULT_PORTS:
         return None
-    try:
-        port = parts.port
-    except ValueError:
+    netloc = parts.netloc.rpartition("@")[2]
+    if netloc.startswith("["):
+        raw_host, _, rest = netloc.partition("]")
+        raw_host += "]"
+        port_text = rest[1:] if rest.startswith(":") else ("" if not rest else None)
+    else:
+        raw_host, _, port_text = netloc.partition(":")
+    if port_text is None or (port_text and not port_text.isdigit()):
         return None
-    host = parts.hostname.lower()
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
+    port = int(port_text) if port_text else None
+    if port is not None and port > 65535:
+        return None
+    host = parse_host(raw_host)
+    if host is None:
+        return None
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
     path = _SLASHES.sub("/", parts.path) or "/"
+    if "/." in path or "%2e" in path.lower():
+        path = _remove_dot_segments(path)
     path = quote(path, safe="/%:@!$&'()*+,;=~-._")
-    query = "" if disable_queries else _drop_session(parts.query)
+    query = "" if disable_queries else quote(_drop_session(parts.query), safe=_QUERY_SAFE)
     return urlunsplit(SplitResult(scheme, netloc, path, query, ""))
+
+
+def _as_browser_reads(url: str) -> str:
+    """Controls and spaces stripped at both ends, tabs and newlines removed, and ``\\``
+    read as ``/`` before the query (an http(s) URL's authority and path)."""
+    url = url.strip(_C0_SPACE).translate(_TAB_NEWLINE)
+    cut = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=len(url))
+    return url[:cut].replace("\\", "/") + url[cut:]
+
+
+def _remove_dot_segments(path: str) -> str:
+    """``/a/./b/../c`` → ``/a/c``, as a browser resolves it (``%2e`` is a dot too)."""
+    out: list[str] = []
+    segments = path.split("/")[1:]
+    for i, segment in enumerate(segments):
+        last = i == len(segments) - 1
+        low = segment.lower().replace("%2e", ".")
+        if low == "..":
+            if out:
+                out.pop()
+            if last:
+                out.append("")
+        elif low == ".":
+            if last:
+                out.append("")
+        else:
+            out.append(segment)
+    return "/" + "/".join(out)
 
 
 def _drop_session(query: str) -> str:
@@ -66,7 +125,7 @@ def resolve(href: str, base: str) -> tuple[str, str | None] | None:
     None for hrefs that are not links to fetch (``mailto:``, ``javascript:``, ``tel:``,
     empty or fragment-only links to the page itself count as links to ``base``).
     """
-    href = href.strip()
+    href = _as_browser_reads(href)
     if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
         return None
     try:
