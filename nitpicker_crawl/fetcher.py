@@ -12,6 +12,20 @@ Redirects are followed by hand so the archive can record every hop
 - a failure that survives the retries becomes a :class:`FetchError` whose message
   starts with the canonical token upstream's classifier knows (``getaddrinfo ENOTFOUND``,
   ``ECONNREFUSED``, ``ETIMEDOUT`` …), so the read side derives the same error kind.
+
+What a server controls is bounded (docs/security.md, "Sites from strangers"):
+
+- **time**: each attempt has a deadline for the whole exchange — connect, headers and
+  body — not only for each socket read (``--timeout``: a third of it for the first
+  attempt, then all of it, then twice), and the whole URL, every hop and retry
+  together, has ``--page-timeout``. A body still arriving then is a ``deadline``
+  problem of a page whose status and headers are kept;
+- **bytes**: bodies are decoded here, layer by layer and counted as they stream
+  (:mod:`nitpicker_crawl.body`): past ``--max-body-size`` decoded bytes the page is a
+  ``body-too-large`` problem with its status and headers, whatever the compression;
+- a same-site URL that redirects to another host ends at that host: under
+  ``--no-fetch-external`` it is not requested (:class:`ExternalRedirect`), otherwise it
+  is fetched as external links are, metadata only.
 """
 
 from __future__ import annotations
@@ -24,6 +38,8 @@ from urllib.parse import urljoin
 
 import httpx2 as httpx
 
+from .body import ACCEPT_ENCODING, BodyTooLarge, UndecodableBody, read_body
+from .charset import decode_html
 from .urls import normalize
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -51,15 +67,18 @@ class Fetched:
     body: bytes | None = None
     encoding: str | None = None
     set_cookies: list[str] = field(default_factory=list)  # each Set-Cookie header
+    location: str | None = None  # the Location header, raw UTF-8 read as UTF-8
+    problem: str | None = None  # why the body is missing: body-too-large, deadline, …
 
     @property
     def is_html(self) -> bool:
         return self.content_type in HTML_TYPES
 
     def text(self) -> str:
+        """The body as a browser decodes it (:func:`nitpicker_crawl.charset.decode_html`)."""
         if self.body is None:
             return ""
-        return self.body.decode(self.encoding or "utf-8", errors="replace")
+        return decode_html(self.body, self.encoding)
 
 
 class FetchError(Exception):
@@ -70,6 +89,15 @@ class FetchError(Exception):
         self.url = url
         self.message = message
         self.redirects = redirects or []
+
+
+class ExternalRedirect(Exception):
+    """A redirect left the site while external URLs are not fetched; ``hops`` led there."""
+
+    def __init__(self, target: str, hops: list[Hop]) -> None:
+        super().__init__(target)
+        self.target = target
+        self.hops = hops
 
 
 class RedirectRefused(Exception):
@@ -127,19 +155,35 @@ def _headers(response: httpx.Response) -> dict[str, str]:
     return result
 
 
+def _location(response: httpx.Response) -> str | None:
+    """The ``Location`` header from its bytes: UTF-8 when it is valid UTF-8 (what
+    browsers assume, so a raw ``/ünï`` is not encoded twice), Latin-1 otherwise."""
+    for key, value in response.headers.raw:
+        if key.lower() == b"location":
+            try:
+                return value.decode("utf-8")
+            except UnicodeDecodeError:
+                return value.decode("latin-1")
+    return None
+
+
 class Fetcher:
     """One shared HTTP client for the crawl (keep-alive, no automatic redirects)."""
 
     def __init__(self, *, user_agent: str, timeout_s: float, retry: int, parallels: int,
-                 max_redirects: int = 10, disable_queries: bool = False) -> None:
+                 max_redirects: int = 10, disable_queries: bool = False,
+                 max_body: int = 50 << 20, page_timeout_s: float = 120.0) -> None:
         self.timeout_s = timeout_s
         self.retry = max(1, retry)
         self.max_redirects = max_redirects
         self.disable_queries = disable_queries
+        self.max_body = max_body
+        self.page_timeout_s = page_timeout_s
         limits = httpx.Limits(max_connections=max(4, parallels * 2),
                               max_keepalive_connections=max(4, parallels * 2))
-        self.client = httpx.AsyncClient(headers={"User-Agent": user_agent}, limits=limits,
-                                        follow_redirects=False, verify=True)
+        self.client = httpx.AsyncClient(
+            headers={"User-Agent": user_agent, "Accept-Encoding": ACCEPT_ENCODING},
+            limits=limits, follow_redirects=False, verify=True)
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -149,68 +193,142 @@ class Fetcher:
         steps = [max(1.0, base / 3), base, base * 2]
         return [steps[min(i, 2)] for i in range(self.retry)]
 
-    async def _request(self, method: str, url: str, want_body: bool) -> Fetched:
+    def deadline(self) -> float:
+        """The loop time by which a URL fetched from now must be done (``--page-timeout``)."""
+        return asyncio.get_running_loop().time() + self.page_timeout_s
+
+    async def _request(self, method: str, url: str, want_body: bool, deadline: float, *,
+                       any_type: bool = False, limit: int | None = None,
+                       truncate: bool = False) -> Fetched:
+        """One hop, retried. ``want_body`` reads the body of an HTML answer to a GET (of
+        any answer with ``any_type``), at most ``limit`` decoded bytes (``truncate``:
+        keep that much instead of calling it a problem)."""
+        loop = asyncio.get_running_loop()
         last: BaseException | None = None
+        partial: Fetched | None = None  # the last attempt that got its headers
+        spent = 0.0
         for timeout in self._timeouts():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            budget = min(timeout, remaining)
+            answer: Fetched | None = None
+            started = loop.time()
             try:
-                async with self.client.stream(method, url, timeout=timeout) as response:
-                    ctype = normalize_content_type(response.headers.get("content-type"))
-                    body = None
-                    if want_body and method == "GET" and ctype in HTML_TYPES:
-                        body = await response.aread()
-                    length = response.headers.get("content-length")
-                    return Fetched(
-                        url=url, status=response.status_code,
-                        status_text=response.reason_phrase or "", headers=_headers(response),
-                        content_type=ctype,
-                        content_length=int(length) if length and length.isdigit() else None,
-                        body=body, encoding=response.charset_encoding,
-                        set_cookies=response.headers.get_list("set-cookie"),
-                    )
+                async with asyncio.timeout(budget), \
+                        self.client.stream(method, url, timeout=budget) as response:
+                    answer = self._answer(url, response)
+                    if want_body and method == "GET" and (any_type or answer.is_html):
+                        answer.body = await read_body(
+                            response.aiter_raw(), response.headers.get("content-encoding"),
+                            limit or self.max_body, truncate=truncate)
+                    return answer
+            except BodyTooLarge as exc:
+                assert answer is not None
+                answer.problem = (f"body-too-large: {url} decodes to more than "
+                                  f"{exc.limit:,} bytes (--max-body-size)")
+                return answer
+            except UndecodableBody as exc:
+                assert answer is not None
+                answer.problem = f"ERR_CONTENT_DECODING_FAILED {url}: {exc}"
+                return answer
+            except (TimeoutError, httpx.TimeoutException) as exc:
+                spent += loop.time() - started
+                last, partial = exc, answer or partial
+                continue
             except (httpx.TransportError, OSError) as exc:
-                last = exc
+                last, partial = exc, None
                 if isinstance(exc, httpx.ConnectError) and _is_permanent(exc):
                     break
                 continue
-        assert last is not None
+        if last is None or isinstance(last, TimeoutError | httpx.TimeoutException):
+            cut = loop.time() >= deadline - 0.05
+            within = (f"{self.page_timeout_s:g} s (--page-timeout)" if cut else
+                      f"{spent:.0f} s ({len(self._timeouts())} attempts, "
+                      f"--timeout {self.timeout_s:g})")
+            if partial is not None:  # the status and headers came, the body did not
+                partial.body = None
+                partial.problem = f"deadline: the body of {url} was not complete after {within}"
+                return partial
+            raise FetchError(url, f"deadline: {url} sent no complete answer within {within}"
+                             if cut else f"ETIMEDOUT {url}: no complete answer within {within}")
         raise FetchError(url, describe_error(url, last))
 
+    @staticmethod
+    def _answer(url: str, response: httpx.Response) -> Fetched:
+        length = response.headers.get("content-length")
+        return Fetched(
+            url=url, status=response.status_code, status_text=response.reason_phrase or "",
+            headers=_headers(response),
+            content_type=normalize_content_type(response.headers.get("content-type")),
+            content_length=int(length) if length and length.isdigit() else None,
+            encoding=response.charset_encoding,
+            set_cookies=response.headers.get_list("set-cookie"), location=_location(response))
+
+    async def get(self, url: str, *, limit: int, redirects: int = 5) -> Fetched:
+        """A GET of any type with redirects followed (robots.txt), the body cut at
+        ``limit`` bytes, everything within ``--page-timeout``."""
+        deadline = self.deadline()
+        current = url
+        for _ in range(redirects + 1):
+            answer = await self._request("GET", current, True, deadline, any_type=True,
+                                         limit=limit, truncate=True)
+            if answer.status in REDIRECT_STATUSES and answer.location:
+                target = normalize(urljoin(current, answer.location))
+                if target is None or target == current:
+                    return answer
+                current = target
+                continue
+            return answer
+        raise FetchError(url, f"ERR_TOO_MANY_REDIRECTS {url}: more than {redirects} "
+                              "redirects")
+
     async def fetch(self, url: str, *, body: bool, head_first: bool = True,
-                    gate: Callable[[str], bool] | None = None) -> Fetched:
+                    gate: Callable[[str], bool] | None = None,
+                    internal: Callable[[str], bool] | None = None,
+                    follow_external: bool = True) -> Fetched:
         """Follow ``url``'s redirect chain to its final answer.
 
         ``body``: read the body of a final HTML answer (GET); ``head_first``: try HEAD
         before GET on each hop (False goes straight to a streamed GET, one request for
         an HTML page instead of two). ``gate(target)`` is asked before each redirect is
         followed; False raises :class:`RedirectRefused` without requesting the target
-        (the soft cap sees redirect targets as it sees links).
+        (the soft cap sees redirect targets as it sees links). ``internal(target)``
+        says whether a redirect stays on the site: one that leaves it raises
+        :class:`ExternalRedirect` unless ``follow_external``, and is otherwise followed
+        without a body, as external links are fetched.
         """
         hops: list[Hop] = []
         current = url
+        deadline = self.deadline()
         for _ in range(self.max_redirects + 1):
             try:
                 head: Fetched | None = None
                 if head_first:
                     try:
-                        head = await self._request("HEAD", current, False)
+                        head = await self._request("HEAD", current, False, deadline)
                     except FetchError:
                         head = None
                 if head is not None and head.status not in HEAD_FALLBACK_STATUSES and not (
                         body and head.is_html and head.status not in REDIRECT_STATUSES):
                     answer = head
                 else:  # no HEAD wanted, HEAD refused or broken, or the HTML body is needed
-                    answer = await self._request("GET", current, body)
+                    answer = await self._request("GET", current, body, deadline)
             except FetchError as exc:
                 exc.redirects = hops
                 raise
-            location = answer.headers.get("location")
+            location = answer.location
             if answer.status in REDIRECT_STATUSES and location:
                 target = normalize(urljoin(current, location), disable_queries=self.disable_queries)
                 hops.append(Hop(current, answer.status))
                 if target is None or target == current:
                     answer.redirects = hops[:-1]
                     return answer
-                if gate is not None and not gate(target):
+                if internal is not None and not internal(target):
+                    if not follow_external:
+                        raise ExternalRedirect(target, hops)
+                    body, head_first = False, True
+                elif gate is not None and not gate(target):
                     raise RedirectRefused(target, hops)
                 current = target
                 continue
