@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from nitpicker_query.exceptions import NitpickerError
+from nitpicker_query.terminal import fit
 
 from .extraction import RawDocument
+from .tabs import TabWatchdog
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -189,13 +191,66 @@ class Rendered:
     resources: list[dict[str, Any]] = field(default_factory=list)
     globals: dict[str, str] | None = None  # JavaScript globals (technology detection)
     requests: list[str] = field(default_factory=list)  # every URL the page requested
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (phase, message)
+    navigations: list[str] = field(default_factory=list)  # where scripts tried to go
+
+
+class RenderFailed(Exception):
+    """A page that could not be rendered; the message is what the archive stores."""
+
+
+INIT_JS = """(() => {
+  // a page gets no popups (they would load from the network, outside the crawl)
+  window.open = () => null;
+  // history entries beyond a few hundred are a script flooding the browser, not a page
+  let left = HISTORY_LIMIT;
+  for (const name of ['pushState', 'replaceState']) {
+    const original = History.prototype[name];
+    History.prototype[name] = function (...args) {
+      if (left <= 0) return undefined;
+      left -= 1;
+      return original.apply(this, args);
+    };
+  }
+})();"""
+HISTORY_LIMIT = 200
+"""``history.pushState``/``replaceState`` calls a page may make; later calls do nothing.
+100,000 calls on one page made Playwright process 100,000 navigation events and failed
+three pages rendering beside it with timeouts."""
+
+
+@dataclass
+class _Slot:
+    """One rendering tab in a browser context of its own.
+
+    Two pages rendering at once never share a context, so never a renderer process, a
+    cookie jar or a deadline: a page that loops, floods or allocates can only fail
+    itself. A slot is reused for the pages after it (a fresh context per page costs
+    ~320 ms against ~63 ms a page here: five times the rendering time) and replaced after
+    any failure and every :data:`RECYCLE_AFTER` pages.
+    """
+
+    context: Any
+    page: Any
+    cdp: Any
+    main_frame: str
+    generation: int = 0
+    renders: int = 0
+    serving: tuple[str, Document | None] | None = None  # what answers the navigation
+    blocked: list[str] = field(default_factory=list)  # navigations away, refused
+
+
+RECYCLE_AFTER = 200
+"""Pages rendered in one slot before its context is replaced (state and leaks bounded)."""
 
 
 class Renderer:
-    """A Chromium with ``size`` reusable pages."""
+    """A Chromium with ``size`` slots (:class:`_Slot`), a memory watchdog over their
+    processes (:class:`~nitpicker_crawl.tabs.TabWatchdog`), relaunched if it dies."""
 
     def __init__(self, *, size: int, user_agent: str, timeout_s: float, images: bool,
-                 answer_documents: bool = True, js_paths: list[str] | None = None) -> None:
+                 answer_documents: bool = True, js_paths: list[str] | None = None,
+                 max_tab_memory_mb: int = 1024) -> None:
         self.size = max(1, size)
         # globals to read for technology detection (newline-joined); None: none
         self.js_paths = "\n".join(js_paths) if js_paths else None
@@ -203,13 +258,14 @@ class Renderer:
         self.user_agent = user_agent
         self.timeout_s = timeout_s
         self.images = images
+        self.max_tab_memory_mb = max_tab_memory_mb
         self._pw: Any = None
         self._browser: Any = None
-        self._context: Any = None
-        self._pages: asyncio.Queue[Any] = asyncio.Queue()
+        self._slots: asyncio.Queue[_Slot] = asyncio.Queue()
         self._relaunch = asyncio.Lock()
-        self._serving: dict[int, tuple[str, Document]] = {}  # page → what answers it
         self._answers: set[asyncio.Future[None]] = set()
+        self._generation = 0  # bumped by every relaunch: slots of an older browser are void
+        self.watchdog: TabWatchdog | None = None
 
     async def start(self) -> None:
         executable = find_browser()
@@ -220,112 +276,200 @@ class Renderer:
         with _driver_in_own_session():
             self._pw = await async_playwright().start()
         self._executable = executable
+        self.watchdog = TabWatchdog(self.max_tab_memory_mb << 20)
+        self.watchdog.start()
         await self._launch()
 
     async def _launch(self) -> None:
+        # V8's heap stops a script's own allocations at the tab's bound; what lies outside
+        # it (typed arrays, images, a decoded bomb) is the watchdog's
+        heap = max(64, self.max_tab_memory_mb // 2)
         try:
             self._browser = await self._pw.chromium.launch(
-                executable_path=self._executable, args=CHROMIUM_ARGS, headless=True)
+                executable_path=self._executable, headless=True,
+                args=[*CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={heap}"])
         except Exception as exc:
             raise BrowserNotFound(f"Chromium at {self._executable} did not start ({exc}). "
                                   + NOT_FOUND_MESSAGE) from exc
-        self._context = await self._browser.new_context(user_agent=self.user_agent,
-                                                        ignore_https_errors=True)
-        self._pages = asyncio.Queue()
-        for _ in range(self.size):
-            await self._pages.put(await self._new_page())
+        self._generation += 1
+        self._slots = asyncio.Queue()
+        try:
+            for _ in range(self.size):
+                await self._slots.put(await self._new_slot())
+        except Exception as exc:
+            raise BrowserNotFound(f"Chromium at {self._executable} started but could not "
+                                  f"open a tab ({_one_line(exc)})") from exc
 
-    async def _new_page(self) -> Any:
-        """A pooled page whose document requests pause at the browser (CDP ``Fetch``), so
-        that :meth:`render` can answer the navigation with the crawler's response.
+    async def _new_slot(self) -> _Slot:
+        """A context with one page whose main-frame document requests pause at the
+        browser (CDP ``Fetch``): :meth:`render` answers the navigation with the crawler's
+        response, and any later navigation of the main frame is refused.
 
         Only ``Document`` requests are paused: sub-resources never leave the browser's
         network stack, and its HTTP cache stays on (Playwright's ``page.route`` would
         send every request through Python and turn the cache off, and costs two driver
         round trips per page to register and remove: 10 % fewer pages/s here).
         """
-        page = await self._context.new_page()
-        if not self.answer_documents:
-            return page
-        cdp = await self._context.new_cdp_session(page)
+        context = await self._browser.new_context(user_agent=self.user_agent,
+                                                  ignore_https_errors=True)
+        await context.add_init_script(INIT_JS.replace("HISTORY_LIMIT", str(HISTORY_LIMIT)))
+        page = await context.new_page()
+        context.on("page", lambda other: None if other is page else _close_popup(other))
+        cdp = await context.new_cdp_session(page)
+        tree = await cdp.send("Page.getFrameTree")
+        slot = _Slot(context, page, cdp, str(tree["frameTree"]["frame"]["id"]),
+                     generation=self._generation)
 
         def paused(event: dict[str, Any]) -> None:
-            task = asyncio.ensure_future(self._answer(cdp, id(page), event))
+            task = asyncio.ensure_future(self._answer(slot, event))
             self._answers.add(task)
             task.add_done_callback(self._answers.discard)
 
         cdp.on("Fetch.requestPaused", paused)
         await cdp.send("Fetch.enable", {"patterns": [
             {"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}]})
-        return page
+        page.on("dialog", _dismiss)
+        return slot
 
-    async def _answer(self, cdp: Any, page_id: int, event: dict[str, Any]) -> None:
-        """Fulfil the navigation being rendered with its fetched response, once; let
-        any other document request (a frame, a script's redirect) go to the network."""
-        serving = self._serving.get(page_id)
+    async def _answer(self, slot: _Slot, event: dict[str, Any]) -> None:
+        """The one navigation being rendered is fulfilled with its fetched response (or,
+        without one, let through once); any other navigation of the main frame —
+        ``location.href = …`` after load, a meta refresh, ``location.reload()`` — is
+        answered ``204 No Content``, which a browser treats as "stay on this document":
+        what is stored is always the requested URL's page. Frames go to the network."""
         request_id = event["requestId"]
         url = event.get("request", {}).get("url", "").split("#", 1)[0]
         with contextlib.suppress(Exception):  # the page may be gone meanwhile
+            if event.get("frameId") != slot.main_frame:
+                await slot.cdp.send("Fetch.continueRequest", {"requestId": request_id})
+                return
+            serving = slot.serving
             if serving is not None and serving[0] == url:
+                slot.serving = None
                 document = serving[1]
-                self._serving.pop(page_id, None)
-                await cdp.send("Fetch.fulfillRequest", {
+                if document is None:
+                    await slot.cdp.send("Fetch.continueRequest", {"requestId": request_id})
+                    return
+                await slot.cdp.send("Fetch.fulfillRequest", {
                     "requestId": request_id, "responseCode": document.status,
                     "responseHeaders": document.header_list(),
                     "body": base64.b64encode(document.body).decode("ascii")})
                 return
-            await cdp.send("Fetch.continueRequest", {"requestId": request_id})
+            slot.blocked.append(url)
+            await slot.cdp.send("Fetch.fulfillRequest", {
+                "requestId": request_id, "responseCode": 204, "responseHeaders": [],
+                "body": ""})
 
     async def render(self, url: str, document: Document | None = None) -> Rendered:
-        """Navigate a pooled page to ``url`` and extract; raises on failure or timeout.
+        """Render ``url`` in a slot of its own and extract; raises :class:`RenderFailed`.
 
         ``document``: the page's response as the crawler already fetched it. The
         browser's navigation is then answered with it instead of asking the server a
         second time (one request per page, not two); its sub-resources load as usual.
+        The whole render has ``timeout_s``; a page whose ``load`` event does not come by
+        then (a sub-resource that never ends) is extracted as it stands and stored with
+        a ``deadline`` problem, and only a page that cannot be read at all fails.
         """
-        page = await self._pages.get()
-        responses: list[Any] = []
+        slot = await self._slots.get()
         healthy = True
+        crashed = asyncio.Event()
+        responses: list[Any] = []
 
         def on_response(response: Any) -> None:
-            responses.append(response)
+            if len(responses) < MAX_RESPONSES:
+                responses.append(response)
 
+        def on_crash(_page: Any) -> None:
+            crashed.set()
+
+        page = slot.page
         try:
             page.on("response", on_response)
+            page.on("crash", on_crash)
+            slot.blocked = []
+            slot.serving = (url, document if self.answer_documents else None)
+            render = asyncio.ensure_future(self._render(slot, url, responses))
+            crash = asyncio.ensure_future(crashed.wait())
             try:
-                return await asyncio.wait_for(self._render(page, url, responses, document),
-                                              timeout=self.timeout_s)
-            except TimeoutError:
-                healthy = False
-                raise TimeoutError(f"Navigation timeout of {int(self.timeout_s * 1000)} ms "
-                                   f"exceeded: {url}") from None
-            except Exception as exc:
-                from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-                if isinstance(exc, PlaywrightTimeout):
-                    # goto's own timer, set to the same budget, can fire first: one message
-                    healthy = False
-                    raise TimeoutError(f"Navigation timeout of {int(self.timeout_s * 1000)} "
-                                       f"ms exceeded: {url}") from None
-                healthy = self._browser is not None and self._browser.is_connected()
-                raise
+                done, _ = await asyncio.wait({render, crash}, timeout=self.timeout_s + 5,
+                                             return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                crash.cancel()
+                if not render.done():
+                    render.cancel()
+                    with contextlib.suppress(BaseException):
+                        await render
+            failure: BaseException | None = None
+            if render in done:
+                failure = render.exception()
+                if failure is None and not crashed.is_set():
+                    return render.result()
+            healthy = False
+            assert self.watchdog is not None
+            if self.watchdog.killed_recently():
+                raise RenderFailed(
+                    f"renderer-memory: {url} took more than {self.max_tab_memory_mb} MB "
+                    "in its tab and was stopped (--max-tab-memory)")
+            if crashed.is_set():
+                raise RenderFailed(f"renderer crashed (Page crashed): {url}")
+            if failure is not None:
+                raise failure
+            raise RenderFailed(f"Navigation timeout of {int(self.timeout_s * 1000)} ms "
+                               f"exceeded: {url}")
+        except RenderFailed:
+            healthy = False
+            raise
+        except asyncio.CancelledError:
+            healthy = False
+            raise
+        except Exception as exc:
+            healthy = False
+            raise RenderFailed(_one_line(exc)) from None
         finally:
+            slot.serving = None
             with contextlib.suppress(Exception):
                 page.remove_listener("response", on_response)
-            await self._return(page, healthy)
+                page.remove_listener("crash", on_crash)
+            slot.renders += 1
+            await self._return(slot, healthy)
 
-    async def _render(self, page: Any, url: str, responses: list[Any],
-                      document: Document | None) -> Rendered:
-        if document is not None:
-            self._serving[id(page)] = (url, document)
+    async def _render(self, slot: _Slot, url: str, responses: list[Any]) -> Rendered:
+        page = slot.page
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout_s
+        problems: list[tuple[str, str]] = []
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
         try:
-            response = await page.goto(url, wait_until="load",
+            response = await page.goto(url, wait_until="domcontentloaded",
                                        timeout=int(self.timeout_s * 1000))
-        finally:
-            self._serving.pop(id(page), None)
-        raw: RawDocument = await page.evaluate(
-            EXTRACT_JS.replace("WANT_IMAGES", "true" if self.images else "false"))
-        values = await page.evaluate(GLOBALS_JS, self.js_paths) if self.js_paths else None
+        except PlaywrightTimeout:
+            response = None
+            problems.append(("deadline", f"deadline: {url} was not parsed within "
+                             f"{self.timeout_s:g} s (a script or sub-resource blocked it); "
+                             "stored as it stood then"))
+        if not problems:
+            left = max(0.1, deadline - loop.time())
+            try:
+                await page.wait_for_load_state("load", timeout=int(left * 1000))
+            except PlaywrightTimeout:
+                problems.append(("deadline", f"deadline: the load event of {url} did not "
+                                 f"come within {self.timeout_s:g} s (sub-resources still "
+                                 "loading); stored as it stood then"))
+        budget = max(2.0, deadline - loop.time())
+        try:
+            raw: RawDocument = await asyncio.wait_for(page.evaluate(
+                EXTRACT_JS.replace("WANT_IMAGES", "true" if self.images else "false")),
+                timeout=budget)
+            values = await asyncio.wait_for(page.evaluate(GLOBALS_JS, self.js_paths),
+                                            timeout=max(1.0, deadline - loop.time())) \
+                if self.js_paths else None
+        except TimeoutError:
+            raise RenderFailed(f"deadline: {url} could not be read within "
+                               f"{self.timeout_s:g} s (a script keeps the page busy)") from None
+        if response is None and raw.get("html", "") in ("", "<!DOCTYPE html>"):
+            raise RenderFailed(f"Navigation timeout of {int(self.timeout_s * 1000)} ms "
+                               f"exceeded: {url}")
         resources = []
         for r in responses:
             if response is not None and r.request == response.request:
@@ -333,39 +477,83 @@ class Renderer:
             if r.request.resource_type == "document":
                 continue
             try:
-                headers = await r.all_headers()
+                headers = await asyncio.wait_for(r.all_headers(), timeout=2)
             except Exception:
                 headers = {}
             resources.append({"url": r.url, "status": r.status, "statusText": r.status_text,
                               "headers": headers})
+        navigations = list(dict.fromkeys(slot.blocked))
+        if navigations:
+            problems.append(("navigation", f"navigation: a script or refresh on {url} went "
+                             f"to {fit(navigations[0], 200)} — refused, the page is stored "
+                             "as it was" + (f" ({len(navigations)} navigations)"
+                                            if len(navigations) > 1 else "")))
         return Rendered(raw=raw, status=response.status if response is not None else None,
                         resources=resources, globals=values,
-                        requests=[r.url for r in responses][:500])
+                        requests=[r.url for r in responses][:500], problems=problems,
+                        navigations=navigations[:20])
 
-    async def _return(self, page: Any, healthy: bool) -> None:
-        if getattr(page, "context", None) is not self._context:
-            return  # a page of a browser that was relaunched meanwhile: its slot is refilled
-        if healthy:
-            await self._pages.put(page)
+    async def _return(self, slot: _Slot, healthy: bool) -> None:
+        if getattr(slot, "generation", None) != self._generation:
+            return  # a slot of a browser that was relaunched meanwhile: already refilled
+        if healthy and slot.renders < RECYCLE_AFTER:
+            await self._slots.put(slot)
             return
-        # a wedged page is closed with a deadline and replaced; a dead browser relaunched
+        # a failed, wedged or worn slot: its context (and renderer processes) closed
+        # with a deadline and replaced; a dead browser relaunched
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(page.close(), timeout=5)
+            await asyncio.wait_for(slot.context.close(), timeout=5)
         async with self._relaunch:
+            if getattr(slot, "generation", None) != self._generation:
+                return
             try:
-                if self._browser is None or self._context is None or (
-                        not self._browser.is_connected()):
+                if self._browser is None or not self._browser.is_connected():
                     raise RuntimeError("browser gone")
-                await self._pages.put(await asyncio.wait_for(self._new_page(), 10))
+                await self._slots.put(await asyncio.wait_for(self._new_slot(), 15))
             except Exception:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self._browser.close(), timeout=5)
                 await self._launch()
 
     async def close(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         with contextlib.suppress(Exception):
             if self._browser is not None:
                 await asyncio.wait_for(self._browser.close(), timeout=10)
         with contextlib.suppress(Exception):
             if self._pw is not None:
-                await self._pw.stop()
+                await asyncio.wait_for(self._pw.stop(), timeout=10)
+
+
+MAX_RESPONSES = 2000
+"""Sub-resource responses recorded per page (a page fetching in a loop stays bounded)."""
+
+
+_PENDING: set[asyncio.Future[None]] = set()
+"""Fire-and-forget closes and dismissals, referenced until done."""
+
+
+def _later(awaitable: Any) -> None:
+    task = asyncio.ensure_future(_quietly(awaitable))
+    _PENDING.add(task)
+    task.add_done_callback(_PENDING.discard)
+
+
+def _close_popup(page: Any) -> None:
+    _later(page.close())
+
+
+async def _quietly(awaitable: Any) -> None:
+    with contextlib.suppress(Exception):
+        await awaitable
+
+
+def _dismiss(dialog: Any) -> None:
+    _later(dialog.dismiss())
+
+
+def _one_line(exc: BaseException) -> str:
+    """Playwright's message without its call log: the first line, at most 500 characters."""
+    text = str(exc).strip().splitlines()
+    return fit(text[0] if text else type(exc).__name__, 500)
