@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -22,7 +23,7 @@ from urllib.parse import urlsplit
 from nitpicker_query import NitpickerError, __version__, locks
 from nitpicker_query.exceptions import ArchiveBusy
 from nitpicker_query.queries._common import json_list
-from nitpicker_query.terminal import CliParser, escape
+from nitpicker_query.terminal import CliParser, escape, fit
 
 from .archive import ArchiveWriter
 from .crawler import Crawler
@@ -55,7 +56,8 @@ exit status: 0 the site was crawled; 1 fatal error, or URLs of the site could no
 fetched (no archive is written when not one page could be); 2 only external links
 failed (--strict makes that 1); 3 stopped by --max-pages (the archive holds what was
 crawled; --resume with a larger --max-pages continues); 130 interrupted (archive
-written; the message says how to continue).
+written; the message says how to continue); 143 stopped by SIGTERM, 129 by SIGHUP
+(the same orderly stop as Ctrl-C).
 """
 
 
@@ -140,6 +142,29 @@ def build_parser() -> argparse.ArgumentParser:
                    "pages/s on small pages.")
     p.add_argument("--strict", action=argparse.BooleanOptionalAction,
                    help="Exit 1 (not 2) when only external links failed.")
+    lim = p.add_argument_group("limits (what a site may cost; docs/security.md)")
+    lim.add_argument("--max-body-size", type=parse_size, metavar="BYTES",
+                     help="Most bytes one body may decode to (a gzip bomb stops there); a "
+                     "page over it is kept with its status and headers and the problem "
+                     "body-too-large. Suffixes K, M, G. Default: 50M.")
+    lim.add_argument("--page-timeout", dest="page_timeout_s", type=float, metavar="S",
+                     help="Most seconds one URL may take, every redirect and retry, headers "
+                     "and body together (a server trickling a byte at a time ends there: "
+                     "problem deadline)." + _default("page_timeout_s"))
+    lim.add_argument("--max-links-per-page", type=int, metavar="N",
+                     help="Most URLs not seen before that one page adds to the crawl; the "
+                     "page records how many more it had." + _default("max_links_per_page"))
+    lim.add_argument("--max-queued", type=int, metavar="N",
+                     help="Most URLs waiting to be fetched; past it new links are left out "
+                     "and counted." + _default("max_queued"))
+    lim.add_argument("--stop-grace", dest="stop_grace_s", type=float, metavar="S",
+                     help="On Ctrl-C, SIGTERM or SIGHUP, how long the pages in flight may "
+                     "take before they are abandoned (kept for --resume)."
+                     + _default("stop_grace_s"))
+    lim.add_argument("--max-tab-memory", dest="max_tab_memory_mb", type=int, metavar="MB",
+                     help="Most memory one rendering tab may hold; a page past it is "
+                     "stopped and recorded (problem renderer-memory)."
+                     + _default("max_tab_memory_mb"))
     cap = p.add_argument_group("soft cap (crawler traps)")
     cap.add_argument("--dedupe-cap", type=int, metavar="N",
                      help="Stop feeding a cluster of pages with identical title, description, "
@@ -165,6 +190,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_SIZE_SUFFIXES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def parse_size(text: str) -> int:
+    """``50M`` → 52428800: bytes, with an optional K, M or G (powers of 1024)."""
+    value = text.strip().lower().removesuffix("b").removesuffix("i")
+    suffix = value[-1:] if value[-1:] in ("k", "m", "g") else ""
+    number = value[: len(value) - len(suffix)].strip()
+    if not number.isdigit():
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (example: 50M)")
+    return int(number) * _SIZE_SUFFIXES[suffix]
+
+
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The options given on the command line, as :class:`CrawlOptions` fields."""
     out: dict[str, Any] = {}
@@ -186,9 +224,11 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
         low = MINIMUM.get(name)
         if low is not None and value < low:
             parser.error(f"{FLAGS[name]} must be at least {low}, got {value}")
-    timeout = given.get("timeout_s")
-    if timeout is not None and not 0 < timeout < float("inf"):  # also refuses nan
-        parser.error(f"--timeout must be more than 0 seconds, got {timeout}")
+    for name in ("timeout_s", "page_timeout_s", "stop_grace_s"):
+        seconds = given.get(name)
+        low_ok = name == "stop_grace_s" and seconds == 0
+        if seconds is not None and not low_ok and not 0 < seconds < float("inf"):
+            parser.error(f"{FLAGS[name]} must be more than 0 seconds, got {seconds}")
     for pattern in given.get("exclude_patterns", ()):
         try:
             re.compile(pattern)
@@ -353,9 +393,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _check_ranges(parser, given)
     roots: list[str] = []
     for url in args.urls:
-        if normalize(url) is None:
+        identity = normalize(url)
+        if identity is None:
             parser.error(f"not an http(s) URL: {url!r} (example: https://example.com/)")
-        roots.append(url.split("#", 1)[0])
+        roots.append(identity)  # a browser's reading: https://Bücher.example/ is xn--…
     try:
         writer, options = _open(parser, args, given, roots)
     except ArchiveBusy as exc:
@@ -391,7 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.resume and outcome.stop_reason != "interrupted" and \
             writer.fetched_internal() == 0:
         writer.discard()
-        first = (f"; first: {outcome.error_urls[0]}: {outcome.first_error}"
+        first = (f"; first: {fit(outcome.error_urls[0], 200)}: "
+                 f"{fit(outcome.first_error or '', 500)}"
                  if outcome.error_urls else "")
         return _fail(f"no page of the site could be fetched{first}; no archive written")
     writer.end_run(outcome.stop_reason, urls_done=outcome.urls_done,
@@ -402,8 +444,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = (f"{outcome.urls_done} URLs ({outcome.pages_saved} HTML pages) in "
                f"{elapsed:.1f} s → {os.path.relpath(output)}")
     if outcome.stop_reason == "interrupted":
-        print(f"{PROG}: interrupted; {summary}. Continue with: {again}", file=sys.stderr)
-        return 130
+        signum = outcome.signal or signal.SIGINT
+        left = (f"; {outcome.abandoned} page(s) still loading after --stop-grace "
+                f"{options.stop_grace_s:g} s were left for it" if outcome.abandoned else "")
+        print(f"{PROG}: interrupted ({signal.Signals(signum).name}); {summary}{left}. "
+              f"Continue with: {again}", file=sys.stderr)
+        return 128 + signum
     if outcome.stop_reason == "max-pages":
         summary += (f" (stopped at --max-pages {options.max_pages}; continue with: {again} "
                     f"--max-pages {2 * (options.max_pages or 0)})")
@@ -412,9 +458,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{crawler.softcap.rejected_total} URLs refused (nitpicker-query "
                     f"dedupe-cap-events {shlex.quote(os.path.relpath(output))})")
     print(f"{PROG}: done: {summary}", file=sys.stderr)
+    if outcome.problem_pages:
+        print(f"{PROG}: {outcome.problem_pages} page(s) stored with a problem; first: "
+              f"{escape(fit(outcome.first_problem or '', 300))}", file=sys.stderr)
     if outcome.internal_errors:
         print(f"{PROG}: {outcome.internal_errors} URL(s) of the site could not be fetched; "
-              f"first: {outcome.error_urls[0]}: {outcome.first_error}", file=sys.stderr)
+              f"first: {escape(fit(outcome.error_urls[0], 200))}: "
+              f"{escape(fit(outcome.first_error or '', 500))}", file=sys.stderr)
     elif outcome.external_errors:
         print(f"{PROG}: {outcome.external_errors} external link(s) could not be fetched",
               file=sys.stderr)

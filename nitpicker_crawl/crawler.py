@@ -26,10 +26,12 @@ from typing import Any
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.keys import is_eligible, page_keys
 from nitpicker_query.signals import declared_target, page_signals
+from nitpicker_query.terminal import fit
 
 from . import extraction, technologies
 from .excludes import Excluder, keyword_matcher
 from .fetcher import (
+    ExternalRedirect,
     Fetched,
     Fetcher,
     FetchError,
@@ -42,10 +44,10 @@ from .options import CrawlOptions
 from .parser import parse, parse_tree
 from .progress import Counters, Progress
 from .renderer import Document, Renderer
-from .robots import Robots
+from .robots import ROBOTS_REFUSED, Robots
 from .scope import Scope
 from .softcap import CapEvent, SoftCap
-from .urls import normalize
+from .urls import MAX_URL_LENGTH, normalize
 
 
 @dataclass
@@ -60,6 +62,10 @@ class CrawlOutcome:
     seconds: float = 0.0
     first_error: str | None = None
     error_urls: list[str] = field(default_factory=list)
+    signal: int | None = None  # the signal that stopped it (SIGINT, SIGTERM, SIGHUP)
+    abandoned: int = 0  # pages in flight dropped when the stop's grace period ran out
+    problem_pages: int = 0  # pages stored as they stood at a deadline, navigation refused…
+    first_problem: str | None = None
 
     def exit_code(self, strict: bool) -> int:
         """1 URLs of the site failed, 3 stopped by ``--max-pages``, 2 (``--strict``: 1)
@@ -91,7 +97,8 @@ class Crawler:
                                    map_cap=options.dedupe_map_cap,
                                    allow=(lambda u: allow.reason(u) is not None)
                                    if allow is not None else None)
-        self.frontier = Frontier(self.softcap.parent_idle if self.softcap else None)
+        self.frontier = Frontier(self.softcap.parent_idle if self.softcap else None,
+                                 max_queued=options.max_queued)
         self._restored_events: set[int] = set()
         self.counters = Counters(parallels=options.parallels)
         self.progress = progress or Progress(self.counters, silent=options.silent)
@@ -108,6 +115,8 @@ class Crawler:
         self._background: set[asyncio.Future[Any]] = set()
         self._nofollow: set[str] = set()  # internal URLs seen only on nofollow links
         self._fetches = 0  # URLs of the site fetched, the whole archive (--max-pages)
+        self._in_flight: dict[asyncio.Task[Any], QueueItem] = {}  # worker → its URL
+        self._said: set[str] = set()  # one-time warnings already printed
 
     # ------------------------------------------------------------------ set-up
 
@@ -151,29 +160,59 @@ class Crawler:
             "AND contentType = 'text/html' AND redirectDestId IS NULL").fetchone()[0]
         return queued
 
+    def _robots_note(self, robots_url: str, message: str) -> None:
+        """A robots.txt problem: one line on the terminal, one ``crawl_errors`` row."""
+        if message not in self._said:
+            self._said.add(message)
+            self.progress.say(f"[nitpicker] {message}")
+        self._spawn(self._write(lambda: self._store_note(robots_url, message)))
+
+    def _store_note(self, url: str, message: str) -> None:
+        self.writer.add_crawl_error(url, message)
+        self.writer.commit()
+
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def _write(self, job: Callable[[], Any]) -> Any:
+        """Run one transaction in the writer thread: whole or, if it fails, not at all."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writes, job)
+        return await loop.run_in_executor(self._writes, self._atomic, job)
+
+    def _atomic(self, job: Callable[[], Any]) -> Any:
+        try:
+            return job()
+        except BaseException:
+            self.writer.rollback()
+            raise
 
     # ------------------------------------------------------------------ running
 
-    def request_stop(self, reason: str = "interrupted") -> None:
-        """Ctrl-C: stop scheduling; in-flight pages finish. A second one is forceful."""
+    def request_stop(self, reason: str = "interrupted", signum: int | None = None) -> None:
+        """Ctrl-C, SIGTERM, SIGHUP: stop scheduling; the pages in flight get
+        ``--stop-grace`` seconds, then are abandoned (left for ``--resume``). A second
+        Ctrl-C abandons them at once."""
         self._stop_requests += 1
         if self.outcome.stop_reason == "complete":
             self.outcome.stop_reason = reason
+        if signum is not None and self.outcome.signal is None:
+            self.outcome.signal = signum
         if self._stop_requests == 1:
-            self.progress.say(f"[nitpicker] {reason}: finishing the pages in flight "
-                              "(Ctrl-C again to stop at once)…")
+            name = signal.Signals(signum).name if signum is not None else "stop"
+            grace = self.options.stop_grace_s
+            self.progress.say(f"[nitpicker] {reason} ({name}): finishing the pages in flight "
+                              f"for at most {grace:g} s (Ctrl-C again to stop at once)…")
+            asyncio.get_running_loop().call_later(grace, self._abandon_in_flight)
         self._spawn(self.frontier.close())
         if self._stop_requests > 1:
-            for task in getattr(self, "_tasks", []):
-                task.cancel()
+            self._abandon_in_flight()
+
+    def _abandon_in_flight(self) -> None:
+        """The grace period is over: cancel what is still in flight."""
+        for task in list(self._in_flight):
+            task.cancel()
 
     async def run(self) -> CrawlOutcome:
         started = time.monotonic()
@@ -181,13 +220,14 @@ class Crawler:
         self.fetcher = Fetcher(user_agent=opts.user_agent, timeout_s=opts.timeout_s,
                                retry=opts.retry, parallels=opts.parallels,
                                max_redirects=opts.max_redirects,
-                               disable_queries=opts.disable_queries)
-        self.robots = Robots(self.fetcher, opts.user_agent)
+                               disable_queries=opts.disable_queries,
+                               max_body=opts.max_body_size, page_timeout_s=opts.page_timeout_s)
+        self.robots = Robots(self.fetcher, opts.user_agent, on_note=self._robots_note)
         loop = asyncio.get_running_loop()
         installed = []
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, self.request_stop)
+                loop.add_signal_handler(sig, self.request_stop, "interrupted", sig)
                 installed.append(sig)
         try:
             # before the first request: a missing fingerprint set stops the crawl at once
@@ -196,6 +236,7 @@ class Crawler:
                 self.progress.note("Starting Chromium…")
                 self.renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,
                                          timeout_s=opts.timeout_s, images=opts.image,
+                                         max_tab_memory_mb=opts.max_tab_memory_mb,
                                          answer_documents=opts.fetch_once,
                                          js_paths=technologies.js_paths()
                                          if self.fingerprints is not None else None)
@@ -231,13 +272,20 @@ class Crawler:
             if item is None:
                 return
             result = "done"
+            # each URL in a task of its own: the end of a stop's grace period cancels the
+            # URL, not the worker, and the URL is recorded for --resume
+            task = asyncio.ensure_future(self._process(item))
+            self._in_flight[task] = item
             try:
-                result = await self._process(item)
+                result = await task
             except asyncio.CancelledError:
-                raise
+                if not task.cancelled():
+                    raise  # the worker itself was cancelled
+                result = "abandoned"
             except Exception as exc:  # a bug in one URL must not end the crawl
                 message = f"internal error while crawling: {type(exc).__name__}: {exc}"
-                self.progress.say(f"[nitpicker] {item.url}: {message}")
+                self.progress.say(f"[nitpicker] {fit(item.url, 200)}: {message}")
+
                 def record(failed: QueueItem = item, text: str = message) -> None:
                     self._store_failure(failed.url, failed.external, text, [])
 
@@ -245,7 +293,15 @@ class Crawler:
                     await self._write(record)
                 self._count_error(item, message)
             finally:
-                if result == "unfetched":
+                self._in_flight.pop(task, None)
+                if result == "abandoned":
+                    self.outcome.abandoned += 1
+                    def keep(left: QueueItem = item) -> None:
+                        self._store_unfetched(left.url, left.external)
+
+                    with contextlib.suppress(Exception):
+                        await self._write(keep)
+                elif result == "unfetched":
                     pass  # left for a later --resume: not done
                 elif item.external:
                     self.counters.external_done += 1
@@ -307,9 +363,15 @@ class Crawler:
                 await self._write(lambda: self._store_skip(url, "dedupe-cap", False,
                                                            cap_event=event_id))
                 return "done"
-        if not self.options.ignore_robots and not await self.robots.allowed(url):
-            await self._write(lambda: self._store_skip(url, "robots.txt", item.external))
-            return "done"
+        if not self.options.ignore_robots:
+            verdict = await self.robots.check(url)
+            if verdict == ROBOTS_REFUSED:
+                await self._write(lambda: self._store_skip(url, ROBOTS_REFUSED, item.external))
+                return "done"
+            if verdict is not None:  # robots.txt unreachable: nothing of the origin
+                await self._write(lambda: self._store_failure(url, item.external, verdict, []))
+                self._count_error(item, verdict)
+                return "done"
         reason = self.excluder.reason(url)
         if reason is not None:
             await self._write(lambda: self._store_skip(url, reason, item.external))
@@ -328,7 +390,14 @@ class Crawler:
                 url, body=(full and once) or item.external,
                 head_first=item.metadata_only or not once,
                 gate=None if self.softcap is None or item.external
-                else lambda target: self._admit_redirect(target, gated))
+                else lambda target: self._admit_redirect(target, gated),
+                internal=None if item.external else self.scope.is_internal,
+                follow_external=self.options.fetch_external)
+        except ExternalRedirect as left:
+            target, hops = left.target, [h.url for h in left.hops]
+            self.frontier.mark_seen(target)
+            await self._write(lambda: self._store_external_target(target, hops))
+            return "done"
         except RedirectRefused as refused:
             target, hops = refused.target, [h.url for h in refused.hops]
             self.frontier.mark_seen(target)
@@ -353,6 +422,13 @@ class Crawler:
                 return "done"
             self.frontier.mark_seen(final)
         self._claimed.add(final)
+        if fetched.problem is not None:  # over a limit: status and headers, no body
+            problem = fetched.problem
+            await self._write(lambda: self._store_problem(fetched, sources, problem,
+                                                          external=not final_internal))
+            if not item.external:  # an external page too big for its title is not broken
+                self._count_error(item, problem)
+            return "done"
         if item.external or not final_internal or not full or not fetched.is_html \
                 or fetched.status >= 400:
             await self._write(lambda: self._store_metadata(fetched, sources,
@@ -400,11 +476,22 @@ class Crawler:
                 final, "excluded (--exclude-keyword)", False, sources))
             return False
         fields = extraction.page_fields(raw, final)
-        refused: list[tuple[str, int]] = []
+        refused: list[tuple[str, str, int | None]] = []
+        notes: list[tuple[str, str]] = []
         robots_header = (fetched.headers.get("x-robots-tag") or "").lower()
         nofollow_page = bool(fields.get("robots_nofollow")) or "nofollow" in robots_header
         indexable = not fields.get("robots_noindex") and "noindex" not in robots_header
-        anchors = self._links(raw, final, refused, nofollow_page=nofollow_page)
+        anchors = self._links(raw, final, refused, notes, nofollow_page=nofollow_page)
+        if rendered is not None and rendered.problems:
+            notes.extend(rendered.problems)
+            self.outcome.problem_pages += 1
+            self.outcome.first_problem = self.outcome.first_problem or rendered.problems[0][1]
+            for target in rendered.navigations:  # where the page's script wanted to go
+                url = normalize(target, disable_queries=self.options.disable_queries)
+                if url is not None and url not in self.frontier.seen and \
+                        self.scope.is_internal(url) and not self.frontier.full and \
+                        not self._take(url, True, refused, nofollow_page):
+                    self.frontier.mark_seen(url)
         images = extraction.images(raw, final) if self.options.image else []
         jsonld = extraction.jsonld(raw)
         tags = None
@@ -444,8 +531,10 @@ class Crawler:
             w.save_html(pid, html, self.options.html_codec)
             for res in resources:
                 self._store_resource(pid, res)
-            for url, cap in refused:
-                w.skip_page(url, "dedupe-cap", cap_event=cap)
+            for url, why, cap in refused:
+                w.skip_page(url, why, cap_event=cap)
+            for phase, note in notes:
+                w.add_page_error(pid, phase, note)
             if keys is not None:
                 w.save_page_signature(pid, signature=keys.signature,
                                       shape_signature=keys.shape_signature,
@@ -474,41 +563,93 @@ class Crawler:
         self.counters.capped = self.softcap.rejected_total
 
     def _links(self, raw: extraction.RawDocument, page_url: str,
-               refused: list[tuple[str, int]], *,
+               refused: list[tuple[str, str, int | None]], notes: list[tuple[str, str]], *,
                nofollow_page: bool = False) -> list[tuple[str, str | None, str | None]]:
         """Anchors as stored (identity URLs), queueing the new ones on the way.
 
         New in-scope URLs of a capped cluster are not queued; they are appended to
-        ``refused`` with the cap event that covers them, so the page's store records
-        them as skipped (``dedupe-cap``, the event in ``meta_extras.capEvent``).
+        ``refused`` with the reason and the cap event that covers them, so the page's
+        store records them as skipped (``dedupe-cap``, the event in
+        ``meta_extras.capEvent``); so are URLs longer than
+        :data:`~nitpicker_crawl.urls.MAX_URL_LENGTH` (``url-too-long``).
         Links of a ``nofollow`` page (meta robots or ``X-Robots-Tag``) and ``rel=nofollow``
         links are stored but, unless ``--follow-nofollow``, not followed inside the site;
         one never reached otherwise is recorded as skipped (``nofollow``) when the crawl
         stops.
+
+        Bounded growth: at most ``--max-links-per-page`` URLs not seen before are taken
+        from one page, and none once ``--max-queued`` URLs wait; the links left out are
+        neither stored nor followed, and ``notes`` gets one ``page_errors`` line saying
+        how many (a page of 10,000 fresh links must not add 10,000 rows per page).
         """
         result = []
         opts = self.options
+        seen = self.frontier.seen
+        taken: set[str] = set()
+        left_out = queue_full = 0
+        first_left: str | None = None
         for href, fragment, text, nofollow in extraction.anchors(raw, page_url):
             url = normalize(href, disable_queries=opts.disable_queries)
             if url is None:
                 continue
-            result.append((url, fragment, text))
-            if self.scope.is_internal(url):
-                if (nofollow or nofollow_page) and not opts.follow_nofollow:
-                    if url not in self.frontier.seen:
-                        self._nofollow.add(url)
+            if url not in seen and url not in taken:
+                internal = self.scope.is_internal(url)
+                follows = internal or opts.fetch_external
+                if len(taken) >= opts.max_links_per_page or (follows and self.frontier.full):
+                    if len(taken) >= opts.max_links_per_page:
+                        left_out += 1
+                    else:
+                        queue_full += 1
+                    first_left = first_left or url
                     continue
-                if self.softcap is not None and url not in self.frontier.seen:
-                    event_id = self.softcap.admit(url)
-                    if event_id is not None:
-                        self.frontier.mark_seen(url)
-                        self._refuse(event_id)
-                        refused.append((url, event_id))
-                        continue
-                self.frontier.add(url, external=False, metadata_only=not opts.recursive)
-            elif opts.fetch_external:
-                self.frontier.add(url, external=True, metadata_only=True)
+                taken.add(url)
+                if not self._take(url, internal, refused, nofollow or nofollow_page):
+                    seen.add(url)
+            result.append((url, fragment, text))
+        first = fit(first_left or "", 200)
+        if left_out:
+            notes.append(("links", f"links: {len(taken):,} new URLs taken from this page, "
+                          f"{left_out:,} more left out (--max-links-per-page "
+                          f"{opts.max_links_per_page}); first left out: {first}"))
+            self._say_once("max-links-per-page", f"[nitpicker] {fit(page_url, 200)} links more "
+                           f"than {opts.max_links_per_page:,} new URLs; the rest are left out "
+                           "(--max-links-per-page; recorded on the page)")
+        if queue_full:
+            notes.append(("links", f"links: {queue_full:,} new URLs left out, the queue "
+                          f"holding {self.frontier.queued:,} (--max-queued "
+                          f"{opts.max_queued}); first left out: {first}"))
+            self._say_once("max-queued", f"[nitpicker] {self.frontier.queued:,} URLs queued "
+                           f"(--max-queued {opts.max_queued:,}): new links are left out until "
+                           "it drains (recorded on each page)")
         return result
+
+    def _take(self, url: str, internal: bool, refused: list[tuple[str, str, int | None]],
+              nofollow: bool) -> bool:
+        """A URL seen for the first time: queue it, or say why not. False when it is not
+        queued and only needs marking as seen (its row comes from its anchor)."""
+        opts = self.options
+        if not internal:
+            if opts.fetch_external:
+                return self.frontier.add(url, external=True, metadata_only=True)
+            return False
+        if len(url) > MAX_URL_LENGTH:
+            refused.append((url, "url-too-long", None))
+            return False
+        if nofollow and not opts.follow_nofollow:
+            self._nofollow.add(url)
+            return True  # not seen yet: a followed link elsewhere may still queue it
+        if self.softcap is not None:
+            event_id = self.softcap.admit(url)
+            if event_id is not None:
+                self._refuse(event_id)
+                refused.append((url, "dedupe-cap", event_id))
+                return False
+        return self.frontier.add(url, external=False, metadata_only=not opts.recursive)
+
+    def _say_once(self, key: str, message: str) -> None:
+        if key not in self._said:
+            self._said.add(key)
+            self.progress.say(message)
 
     # ------------------------------------------------------------------ stores (writer thread)
 
@@ -539,6 +680,29 @@ class Crawler:
         w.record_redirect(sources, pid)
         w.add_crawl_error(url, message, is_external=external)
         w.commit()
+
+    def _store_unfetched(self, url: str, external: bool) -> None:
+        """A URL abandoned in flight: an unfetched row, so ``--resume`` fetches it."""
+        self.writer.page_id(url, is_external=external)
+        self.writer.commit()
+
+    def _store_external_target(self, target: str, sources: list[str]) -> None:
+        """A redirect that left the site under ``--no-fetch-external``: its target is an
+        external URL not requested, and every hop points at it."""
+        pid = self.writer.page_id(target, is_external=True)
+        self.writer.record_redirect(sources, pid)
+        self.writer.commit()
+
+    def _store_problem(self, fetched: Fetched, sources: list[str], problem: str, *,
+                       external: bool) -> None:
+        """A page over a limit (body-too-large, deadline, undecodable): its status and
+        headers, and the problem as a ``page_errors`` row."""
+        pid = self.writer.save_page(fetched.url, self._response_fields(fetched),
+                                    isExternal=int(external),
+                                    isTarget=0 if external else 1, isSkipped=0)
+        self.writer.record_redirect(sources, pid)
+        self.writer.add_page_error(pid, problem.split(":", 1)[0].split()[0][:60], problem)
+        self.writer.commit()
 
     def _store_redirect_only(self, final: str, sources: list[str]) -> None:
         pid = self.writer.page_id(final)

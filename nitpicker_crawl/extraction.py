@@ -14,6 +14,7 @@ Text is trimmed with inner whitespace runs collapsed, as ``document.title`` does
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, TypedDict
 from urllib.parse import urljoin
@@ -161,17 +162,28 @@ def images(raw: RawDocument, url: str) -> list[dict[str, Any]]:
     return result
 
 
+MAX_JSON_DEPTH = 100
+"""Deepest JSON-LD kept parsed. Real structured data nests a dozen levels; a script
+nested 100,000 deep (``[[[[…]]]]``) is kept as raw text with a parse error, so neither
+the parser's recursion nor any reader's can be made to fail on it."""
+
+
 def jsonld(raw: RawDocument) -> list[dict[str, Any]]:
     """``page_jsonld`` rows: parsed JSON-LD and speculation rules."""
     rows = []
     for script in raw.get("jsonld", []):
         text = script.get("text") or ""
         kind = "speculationrules" if script.get("type") == "speculationrules" else "ld+json"
+        parsed: Any = None
+        error = None
         try:
             parsed = json.loads(text)
-            error = None
         except ValueError as exc:
-            parsed, error = None, str(exc)
+            error = str(exc)
+        except RecursionError:
+            error = f"nested deeper than {MAX_JSON_DEPTH} levels"
+        if error is None and json_depth(parsed) > MAX_JSON_DEPTH:
+            parsed, error = None, f"nested deeper than {MAX_JSON_DEPTH} levels"
         top = parsed.get("@type") if isinstance(parsed, dict) else None
         if isinstance(top, list):
             top = ",".join(str(t) for t in top)
@@ -181,8 +193,31 @@ def jsonld(raw: RawDocument) -> list[dict[str, Any]]:
     return rows
 
 
+def json_depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value``, counted without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children
+                     if isinstance(child, dict | list))
+    return deepest
+
+
 def _num(value: Any) -> float:
+    """A dimension as a finite number; anything else (``nan``, ``inf``, ``1e999``, words,
+    more than 2^31) is 0, as a browser reads an unusable ``width``."""
+    if value in (None, ""):
+        return 0.0
     try:
-        return float(str(value).strip().rstrip("px")) if value not in (None, "") else 0.0
+        number = float(str(value).strip().rstrip("px"))
     except ValueError:
         return 0.0
+    return number if math.isfinite(number) and abs(number) < 2**31 else 0.0

@@ -15,6 +15,10 @@ is queued: the guess only changes order, never coverage.
 
 ``next`` waits while other workers may still discover URLs and returns None once
 nothing is queued or in flight — the crawl's end.
+
+At most ``max_queued`` URLs wait at once (``--max-queued``): a site whose every page links
+thousands of new URLs fills it, and from then on :meth:`Frontier.add` refuses new ones
+(the crawler counts them on the page that linked them) until the queue drains.
 """
 
 from __future__ import annotations
@@ -40,8 +44,10 @@ class Frontier:
     """``on_parent_idle(parent_key)`` is called when no internal URL of that parent key
     is queued or in flight any more (the soft cap's release mechanism (c))."""
 
-    def __init__(self, on_parent_idle: Callable[[str], None] | None = None) -> None:
+    def __init__(self, on_parent_idle: Callable[[str], None] | None = None, *,
+                 max_queued: int | None = None) -> None:
         self._on_parent_idle = on_parent_idle
+        self.max_queued = max_queued
         self._pending_by_parent: Counter[str] = Counter()
         # path shape → its FIFO; insertion order is the round-robin order (a served shape
         # moves to the end; an emptied one leaves)
@@ -59,9 +65,18 @@ class Frontier:
         """Remember a URL without queueing it (already in the archive on resume)."""
         self.seen.add(url)
 
+    @property
+    def queued(self) -> int:
+        return self._page_count + len(self._rest)
+
+    @property
+    def full(self) -> bool:
+        """No room for another URL (``--max-queued``)."""
+        return self.max_queued is not None and self.queued >= self.max_queued
+
     def add(self, url: str, *, external: bool, metadata_only: bool) -> bool:
-        """Queue ``url`` unless seen; True when it was new."""
-        if url in self.seen or self.closed:
+        """Queue ``url`` unless seen or the queue is full; True when it was queued."""
+        if url in self.seen or self.closed or self.full:
             return False
         self.seen.add(url)
         item = QueueItem(url, external, metadata_only)

@@ -26,13 +26,17 @@ FLAGS: dict[str, str] = {
     "strict": "--strict", "silent": "--silent", "dedupe_cap": "--dedupe-cap",
     "dedupe_age_window": "--dedupe-age-window", "dedupe_map_cap": "--dedupe-map-cap",
     "dedupe_allow": "--dedupe-allow", "follow_nofollow": "--follow-nofollow",
-    "detect_tech": "--detect-tech",
+    "detect_tech": "--detect-tech", "max_body_size": "--max-body-size",
+    "page_timeout_s": "--page-timeout", "max_links_per_page": "--max-links-per-page",
+    "max_queued": "--max-queued", "stop_grace_s": "--stop-grace",
+    "max_tab_memory_mb": "--max-tab-memory",
 }
 """The command-line flag of each field a user can set (booleans also have ``--no-…``)."""
 
 MINIMUM: dict[str, int] = {
     "parallels": 1, "interval_ms": 0, "max_pages": 1, "retry": 1, "dedupe_cap": 1,
     "dedupe_age_window": 1, "dedupe_map_cap": 2, "max_redirects": 0,
+    "max_body_size": 1024, "max_links_per_page": 1, "max_queued": 1, "max_tab_memory_mb": 64,
 }
 """Smallest value of each integer field; the CLI refuses less, a stored value less is
 ignored on ``--resume``."""
@@ -66,6 +70,13 @@ class CrawlOptions:
     dedupe_allow: tuple[str, ...] = ()  # path globs the soft cap never observes or gates
     follow_nofollow: bool = False       # follow nofollow pages' links and rel=nofollow links
     detect_tech: bool = True            # technology detection into page_tags
+    # limits on what a site controls (docs/security.md, "Sites from strangers")
+    max_body_size: int = 50 << 20       # decoded bytes of one body (HTML, external title)
+    page_timeout_s: float = 120.0       # one URL: every hop, retry, header and body byte
+    max_links_per_page: int = 5000      # new URLs taken from one page
+    max_queued: int = 1_000_000         # URLs waiting in the frontier
+    stop_grace_s: float = 10.0          # Ctrl-C / SIGTERM: how long pages in flight get
+    max_tab_memory_mb: int = 1024       # one rendering tab's processes (RSS)
     recursive: bool = True
     max_redirects: int = 10
     html_codec: str = "zstd"

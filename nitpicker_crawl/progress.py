@@ -18,7 +18,9 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from nitpicker_query.terminal import fit, terminal_width
+from nitpicker_query.terminal import escape, fit, terminal_width
+
+SAY_MAX = 1000
 
 
 @dataclass
@@ -92,10 +94,12 @@ class Progress:
             self.stream.flush()
 
     def say(self, message: str) -> None:
-        """A line that must not be overwritten (cap events, warnings)."""
+        """A line that must not be overwritten (cap events, warnings). A site's words in
+        it (URLs, titles) are escaped and the line is cut at :data:`SAY_MAX` characters:
+        a 3 MB URL or an escape sequence in an href reaches the terminal as text."""
         if self.tty and self._width:
             self.stream.write("\r" + " " * self._width + "\r")
             self._width = 0
-        self.stream.write(message + "\n")
+        self.stream.write(fit(escape(message), SAY_MAX) + "\n")
         self.stream.flush()
 

@@ -261,6 +261,16 @@ class ArchiveWriter:
             self.conn.execute("COMMIT")
             self._in_tx = False
 
+    def rollback(self) -> None:
+        """Undo everything written since the last commit (a page whose rows could not all
+        be written leaves none). Ids cached meanwhile may name rows that are gone: the
+        cache is cleared and refilled from the database as URLs come up again."""
+        if self._in_tx:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            self._in_tx = False
+        self._ids.clear()
+
     def _insert(self, table: str, values: Mapping[str, Any]) -> int:
         self._begin()
         cols = list(values)
