@@ -1,7 +1,9 @@
 """Kinds of hard failures (``status = -1``), derived from the error message on read.
 
 The message is never classified at write time (docs/archive-format.md): the kind is a
-reading of it, so an improved rule applies to old archives too. Rules are tried in
+reading of it, so an improved rule applies to old archives too. The first five kinds
+are our crawler's own (a limit of docs/security.md was reached); the rest are
+upstream's. Rules are tried in
 order, case-insensitively, and the first match wins — ``EAI_AGAIN`` is a transient DNS
 failure even though the same line says ``getaddrinfo``.
 """
@@ -11,6 +13,12 @@ from __future__ import annotations
 import re
 
 _RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # our crawler's limits (docs/security.md): the page was not requested, or cut short
+    ("robots-unreachable", ("robots.txt unreachable",)),
+    ("body-too-large", ("body-too-large:",)),
+    ("deadline", ("deadline:",)),
+    ("renderer-memory", ("renderer-memory:",)),
+    ("content-decoding", ("ERR_CONTENT_DECODING_FAILED",)),
     ("dns-transient", ("EAI_AGAIN", "EREFUSED")),
     ("dns", ("ENOTFOUND", "getaddrinfo", "ERR_NAME_NOT_RESOLVED", "ERR_NAME_RESOLUTION_FAILED",
              "Name or service not known", "nodename nor servname")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
+from ..error_kinds import classify_error_kind
 from ..keys import shape_key, split_shape
 from ..paging import check_int
 from ._common import as_bool, json_object, tri_bool
@@ -62,6 +63,9 @@ def get_page_detail(
     - ``redirectFrom`` / ``redirectFromTotal``: URLs that redirect to this page.
 
     ``links_limit`` (1–1000, default 100) bounds each list; the counts are exact.
+    ``problems`` (at most 20) lists what went wrong with the URL: ``{phase, kind,
+    message, createdAt}``, kinds as ``errorKindBreakdown``'s (``deadline``,
+    ``body-too-large``, ``robots-unreachable``…).
     ``isDedupeCapped`` is true for a URL the soft cap refused, and ``dedupeCapShapeKey``
     then names the URL pattern of the cap it was refused under.
 
@@ -99,7 +103,31 @@ def get_page_detail(
         result["redirectFromTotal"] = a.execute(
             "SELECT count(*) FROM pages WHERE redirectDestId = ?", (page_id,)
         ).fetchone()[0]
+        result["problems"] = _problems(a, page_id, url)
     return result
+
+
+PROBLEMS_LIMIT = 20
+
+
+def _problems(a: Archive, page_id: int, url: str) -> list[dict[str, Any]]:
+    """What went wrong with this URL, oldest first: its ``page_errors`` rows (a limit the
+    crawl reached — ``deadline``, ``body-too-large``, links left out, a navigation
+    refused) and, for a failure, its ``crawl_errors`` rows; each with the kind derived
+    from the message (:func:`~nitpicker_query.error_kinds.classify_error_kind`)."""
+    found: list[tuple[Any, str, Any]] = []
+    if a.has_table("page_errors"):
+        found += [(r["createdAt"], r["phase"], r["message"]) for r in a.execute(
+            "SELECT phase, message, createdAt FROM page_errors WHERE pageId = ? "
+            "ORDER BY createdAt, id LIMIT ?", (page_id, PROBLEMS_LIMIT))]
+    if a.has_table("crawl_errors"):
+        found += [(r["createdAt"], "crawl", r["message"]) for r in a.execute(
+            "SELECT message, createdAt FROM crawl_errors WHERE url = ? "
+            "ORDER BY createdAt, id LIMIT ?", (url, PROBLEMS_LIMIT))]
+    found.sort(key=lambda f: f[0] if isinstance(f[0], int) else 0)
+    return [{"phase": str(phase), "kind": classify_error_kind(str(message)),
+             "message": str(message), "createdAt": at if isinstance(at, int) else None}
+            for at, phase, message in found[:PROBLEMS_LIMIT]]
 
 
 def _credited_shape(a: Archive, url: str) -> str | None:

@@ -86,7 +86,9 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     one of 18 categories (html, pdf, image, …), internal and external; its column sums
     are ``internalContents`` / ``externalContents``. ``crawl`` says how the crawl ended
     (``stopReason``: complete, max-pages, interrupted, running, unfinished) and how many
-    runs wrote it; null for archives written without our run log.
+    runs wrote it; null for archives written without our run log. ``pageProblems``
+    counts pages that were answered but stored with a problem, by kind (``deadline``,
+    ``body-too-large``, ``links`` left out …), each page once per kind.
 
     Upstream: ``packages/@nitpicker/query/src/get-summary.ts`` (0.10 era).
     """
@@ -130,6 +132,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
             for i, (key, _) in enumerate(_META_FIELDS)
         }
         crawl = _crawl_state(a)
+        problems = _page_problems(a)
         content_rows = a.execute(
             "SELECT contentType, isExternal, count(*) AS n FROM pages "
             f"WHERE scraped = 1 AND redirectDestId IS NULL AND {NOT_SKIPPED} "
@@ -154,8 +157,32 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         "statusDistribution": distribution,
         "metadataFulfillment": fulfillment,
         "contentTypeDistribution": content,
+        "pageProblems": problems,
         "crawl": crawl,
     }
+
+
+def _page_problems(a: Archive) -> list[dict[str, Any]]:
+    """Pages that were answered but stored with a problem (``page_errors`` of pages whose
+    status is not -1: a body over the limit, a deadline, links left out …), counted by
+    kind, each page once per kind, most frequent first."""
+    if not a.has_table("page_errors"):
+        return []
+    kinds: Counter[str] = Counter()
+    seen: set[tuple[int, str]] = set()
+    for r in a.execute(
+        "SELECT e.pageId, e.phase, e.message FROM page_errors e JOIN pages p "
+        "ON p.id = e.pageId WHERE p.status IS NOT -1"
+    ):
+        message = r["message"] if isinstance(r["message"], str) else str(r["message"])
+        kind = classify_error_kind(message)
+        if kind == "unknown":
+            kind = str(r["phase"])[:60]
+        if (r["pageId"], kind) not in seen:
+            seen.add((r["pageId"], kind))
+            kinds[kind] += 1
+    return [{"kind": k, "count": n}
+            for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def _crawl_state(a: Archive) -> dict[str, Any] | None:
