@@ -34,6 +34,7 @@ from make_archive import ensure  # noqa: E402
 import nitpicker_query as q  # noqa: E402
 from nitpicker_viewer.app import create_app  # noqa: E402
 from nitpicker_viewer.archives import Archives  # noqa: E402
+from nitpicker_viewer.serving import config  # noqa: E402
 
 
 def server_ms(url: str) -> float:
@@ -59,8 +60,7 @@ def main() -> None:
         port = s.getsockname()[1]
     archives = Archives(path, [])
     app = create_app(archives, host="127.0.0.1", port=port)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="error"))
+    server = uvicorn.Server(config(app, host="127.0.0.1", port=port, log_level="error"))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)

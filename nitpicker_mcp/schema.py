@@ -12,7 +12,6 @@ from typing import Any
 from nitpicker_query.catalog import Param, QuerySpec
 
 MAX_PATH_LENGTH = 4096
-INT_RANGE = (-(2**31), 2**31 - 1)
 """Bounds of every integer argument without tighter ones: SQLite integers are 64-bit and
 Python's are not bounded at all, so an unbounded schema let 2**63 through to an
 ``OverflowError``."""
@@ -34,9 +33,8 @@ def param_schema(p: Param, default: Any = None) -> dict[str, Any]:
     """The schema of one option (``default`` overrides the catalog default for MCP)."""
     schema: dict[str, Any]
     if p.kind == "int":
-        schema = {"type": "integer",
-                  "minimum": p.minimum if p.minimum is not None else INT_RANGE[0],
-                  "maximum": p.maximum if p.maximum is not None else INT_RANGE[1]}
+        low, high = p.bounds
+        schema = {"type": "integer", "minimum": low, "maximum": high}
     elif p.kind in ("flag", "tristate"):
         schema = {"type": "boolean"}
     elif p.kind == "choice":

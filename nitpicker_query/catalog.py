@@ -55,6 +55,11 @@ def camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+INT_RANGE = (-(2**31), 2**31 - 1)
+"""Bounds of an integer option that sets none of its own (SQLite's and JSON Schema's
+common ground; every adapter refuses values outside)."""
+
+
 @dataclass(frozen=True)
 class Param:
     """One option of a query.
@@ -81,6 +86,13 @@ class Param:
         return camel(self.name)
 
     @property
+    def bounds(self) -> tuple[int, int]:
+        """The range an ``int`` option accepts in every adapter: its own, else
+        :data:`INT_RANGE` (a 10^20 offset is a bad argument, not an overflow)."""
+        return (self.minimum if self.minimum is not None else INT_RANGE[0],
+                self.maximum if self.maximum is not None else INT_RANGE[1])
+
+    @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
@@ -101,6 +113,9 @@ class QuerySpec:
     """Item keys a terminal table shows (all when empty); JSON always has every key."""
     text_field: str | None = None
     """A field a terminal shows whole, as text (the HTML source), not in a table cell."""
+    heavy: bool = False
+    """Reads every stored page on its first call (template clusters: minutes on a big
+    archive): servers run these apart, one at a time, so they never hold up the rest."""
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -471,6 +486,7 @@ QUERIES += (
         examples=("nitpicker-query template-clusters site.nitpicker",
                   "nitpicker-query template-clusters site.nitpicker --min-count 10"),
         table_columns=("count", "key", "capEventIds"),
+        heavy=True,
     ),
     QuerySpec(
         "get_template_cluster", "template-cluster", get_template_cluster,
@@ -485,6 +501,7 @@ QUERIES += (
         examples=("nitpicker-query template-cluster site.nitpicker --key "
                   "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'",),
         table_columns=("url", "title"),
+        heavy=True,
     ),
 )
 

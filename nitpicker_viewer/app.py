@@ -10,20 +10,23 @@ is refused (DNS rebinding); archives open only under the allowed roots, read-onl
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+import logging
 import shlex
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import anyio
+import anyio.to_thread
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware import Middleware
-from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -34,6 +37,7 @@ from starlette.responses import (
 )
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import nitpicker_query as q
 from nitpicker_query.catalog import QUERIES, QuerySpec
@@ -53,6 +57,7 @@ from .archives import Archives, PathNotAllowed
 from .text import t
 
 HERE = Path(__file__).resolve().parent
+LOG = logging.getLogger("uvicorn.error")
 SPECS = {spec.name: spec for spec in QUERIES}
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -229,7 +234,9 @@ class Viewer:
         # the view's defaults under what the URL says: the query's arguments and the form
         values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
         try:
-            archive, name, result = await _threaded(self.run, request, view, values)
+            heavy = view in VIEWS and SPECS[VIEWS[view][0]].heavy
+            archive, name, result = await _threaded(self.run, request, view, values,
+                                                    heavy=heavy)
         except (NitpickerError, ValueError) as exc:
             return self.error(request, exc, api=False)
         context: dict[str, Any] = {"archive": name, "view": view, "result": result,
@@ -284,7 +291,7 @@ class Viewer:
             archive = await _threaded(self.archives.open, request.query_params.get("archive")
                                       or request.query_params.get("a"))
             args = params.arguments(spec, request.query_params)
-            result = await _threaded(spec.function, archive, **args)
+            result = await _threaded(spec.function, archive, heavy=spec.heavy, **args)
             if result is None:
                 raise not_found(spec, args)
         except (NitpickerError, ValueError) as exc:
@@ -297,9 +304,22 @@ class Viewer:
              "params": [p.camel for p in s.params]} for s in QUERIES]})
 
 
-async def _threaded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Queries are blocking SQLite calls: run them off the event loop."""
-    return await run_in_threadpool(function, *args, **kwargs)
+_HEAVY: list[anyio.CapacityLimiter] = []
+
+
+async def _threaded(function: Callable[..., Any], *args: Any, heavy: bool = False,
+                    **kwargs: Any) -> Any:
+    """Queries are blocking SQLite calls: run them off the event loop. A heavy one
+    (:attr:`~nitpicker_query.catalog.QuerySpec.heavy`: template clusters) runs on a
+    limiter of its own, one at a time: 45 of them once took every thread of the shared
+    pool and held ``/summary`` for 23 s; now they queue among themselves, and the second
+    finds the first one's cached result."""
+    if not heavy:
+        return await run_in_threadpool(function, *args, **kwargs)
+    if not _HEAVY:
+        _HEAVY.append(anyio.CapacityLimiter(1))
+    return await anyio.to_thread.run_sync(functools.partial(function, *args, **kwargs),
+                                          limiter=_HEAVY[0])
 
 
 def _columns(wanted: tuple[str, ...], result: Any) -> list[str]:
@@ -314,31 +334,60 @@ def _columns(wanted: tuple[str, ...], result: Any) -> list[str]:
     return [c for c in wanted if c in present] or present
 
 
-class Guard(BaseHTTPMiddleware):
-    """Refuse foreign ``Host`` headers (DNS rebinding); add the security headers."""
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
+    ("Cache-Control", "no-store"),
+)
 
-    def __init__(self, app: Any, hosts: set[str]) -> None:
-        super().__init__(app)
+
+class Guard:
+    """The outermost layer (outside Starlette's own error handler): refuse foreign
+    ``Host`` headers (DNS rebinding) and put the security headers on *every* response —
+    a 403, a 404 and a 500 included — and turn an exception into one line on stderr and
+    a plain 500, never a traceback."""
+
+    def __init__(self, app: ASGIApp, hosts: set[str]) -> None:
+        self.app = app
         self.hosts = hosts
 
-    async def dispatch(self, request: Request,
-                       call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        host = (request.headers.get("host") or "").lower()
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host", "").lower()
         if host not in self.hosts:
-            return PlainTextResponse("Refused: this viewer answers only to "
-                                     "127.0.0.1 / localhost.", status_code=403)
+            refusal = PlainTextResponse("Refused: this viewer answers only to "
+                                        "127.0.0.1 / localhost.", status_code=403)
+            await refusal(scope, receive, self._secured(send, time.perf_counter()))
+            return
         started = time.perf_counter()
-        response = await call_next(request)
-        # the time the view took (query + rendering), for the browser's network panel
-        # and bench/viewer.py
-        response.headers["Server-Timing"] = \
-            f"app;dur={(time.perf_counter() - started) * 1000:.1f}"
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        answered: list[bool] = []
+        secured = self._secured(send, started, answered)
+        try:
+            await self.app(scope, receive, secured)
+        except Exception as exc:
+            LOG.error("nitpicker-viewer: %s %s failed: %s", scope.get("method"),
+                      str(scope.get("path"))[:200], mask(f"{type(exc).__name__}: {exc}"))
+            if not answered:
+                await PlainTextResponse("Internal error (see the viewer's terminal)",
+                                        status_code=500)(scope, receive, secured)
+
+    @staticmethod
+    def _secured(send: Send, started: float, answered: list[bool] | None = None) -> Send:
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                if answered is not None:
+                    answered.append(True)
+                headers = MutableHeaders(scope=message)
+                # the time the view took (query + rendering), for the browser's network
+                # panel and bench/viewer.py
+                headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.1f}"
+                for name, value in SECURITY_HEADERS:
+                    headers[name] = value
+            await send(message)
+
+        return secured
 
 
 def allowed_hosts(host: str, port: int) -> set[str]:
@@ -350,7 +399,7 @@ def allowed_hosts(host: str, port: int) -> set[str]:
     return hosts
 
 
-def create_app(archives: Archives, *, host: str, port: int) -> Starlette:
+def create_app(archives: Archives, *, host: str, port: int) -> ASGIApp:
     hosts = allowed_hosts(host, port)
     viewer = Viewer(archives, hosts)
     routes = [
@@ -369,5 +418,4 @@ def create_app(archives: Archives, *, host: str, port: int) -> Starlette:
         finally:
             archives.close()
 
-    return Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts)],
-                     lifespan=lifespan)
+    return Guard(Starlette(routes=routes, lifespan=lifespan), hosts)

@@ -85,8 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         webbrowser.open(url)
     import uvicorn
 
+    from .serving import config
+
     try:
-        uvicorn.run(app, host=args.host, port=port, log_level="warning")
+        uvicorn.Server(config(app, host=args.host, port=port, log_level="warning")).run()
     except KeyboardInterrupt:
         pass
     finally:

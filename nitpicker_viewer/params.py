@@ -24,10 +24,10 @@ def _int(param: Param, raw: str) -> int:
     except ValueError:
         raise InvalidArgument(f"{param.camel} must be a whole number, not {raw[:40]!r}") \
             from None
-    if param.minimum is not None and value < param.minimum:
-        raise InvalidArgument(f"{param.camel} must be at least {param.minimum}")
-    if param.maximum is not None and value > param.maximum:
-        raise InvalidArgument(f"{param.camel} must be at most {param.maximum}")
+    low, high = param.bounds
+    if not low <= value <= high:
+        raise InvalidArgument(f"{param.camel} must be between {low} and {high}, not "
+                              f"{raw.strip()[:40]}")
     return value
 
 

@@ -17,6 +17,7 @@ from nitpicker_crawl.renderer import find_browser
 from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_viewer.app import create_app
 from nitpicker_viewer.archives import Archives
+from nitpicker_viewer.serving import config
 from tests.crawl.conftest import crawl_site, zoo  # noqa: F401  (the session's TrapZoo)
 
 
@@ -33,11 +34,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(archive: Path | None, roots: list[Path]) -> Iterator[Served]:
+def serve(archive: Path | None, roots: list[Path], *,
+          header_timeout_s: float = 10.0) -> Iterator[Served]:
     port = free_port()
     app = create_app(Archives(archive, roots), host="127.0.0.1", port=port)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="error", lifespan="on"))
+    server = uvicorn.Server(config(app, host="127.0.0.1", port=port, log_level="error",
+                                   lifespan="on", header_timeout_s=header_timeout_s))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
