@@ -275,7 +275,10 @@ class Fetcher:
                                          limit=limit, truncate=True)
             if answer.status in REDIRECT_STATUSES and answer.location:
                 target = normalize(urljoin(current, answer.location))
-                if target is None or target == current:
+                if target == current:
+                    raise FetchError(url, f"ERR_TOO_MANY_REDIRECTS {url}: redirects to "
+                                          "itself")
+                if target is None:
                     return answer
                 current = target
                 continue

@@ -60,6 +60,8 @@ def test_hosts_no_browser_would_request_are_refused(written: str) -> None:
     ("http://h/a/%2e%2E/c", "http://h/c"),
     ("http://h/a?b c&d=ü", "http://h/a?b%20c&d=%C3%BC"),    # the query as a browser sends it
     ("http://h/a\\b?c\\d", "http://h/a/b?c\\d"),           # "\" is "/" before the query only
+    ("http://h/%6Eormal/%37?q=%7e", "http://h/normal/7?q=~"),  # escaped unreserved
+    ("http://h/a%2fb?x=%2f", "http://h/a%2Fb?x=%2F"),          # escapes in upper case
 ])
 def test_urls_read_as_a_browser_reads_them(spelling: str, identity: str) -> None:
     assert normalize(spelling) == identity
@@ -67,6 +69,7 @@ def test_urls_read_as_a_browser_reads_them(spelling: str, identity: str) -> None
 
 @pytest.mark.parametrize(("a", "b"), [
     ("http://h/a?b%20c", "http://h/a?b+c"),         # + is not a space to a server
+    ("http://h/a%2Fb", "http://h/a/b"),             # an escaped slash is not a slash
     ("http://h/a/%2e%2e.x", "http://h/"),           # a segment that only starts with dots
     ("http://127.0.0.1/", "http://127.0.0.2/"),
     ("http://example.com/", "http://example.com./"),
