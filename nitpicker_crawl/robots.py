@@ -220,16 +220,25 @@ class Robots:
         status = answer.status
         if status >= 500 or status == 429:
             return f"answered {status}"
+        if answer.problem is not None and answer.problem.startswith("deadline"):
+            return f"answered {status} but its body did not arrive in time"
+        if answer.problem is not None:  # a body that cannot be decoded: as an empty file
+            self._note(robots_url, f"robots.txt: {answer.problem[:300]}; read as empty "
+                       "(everything allowed)")
+            return _State(Rules([]), time.monotonic() + CACHE_S)
         until = time.monotonic() + CACHE_S
+        if 300 <= status < 400:
+            self._note(robots_url, f"robots.txt: {robots_url} answered {status} without a "
+                       "redirect to follow; treated as missing (everything allowed)")
         if not 200 <= status < 300 or answer.body is None:
             return _State(Rules([]), until)  # unavailable (4xx): everything allowed
         body = answer.body
         text = body.decode("utf-8", errors="replace").lstrip("\ufeff")
         rules, understood = parse(text, self.product)
         if body.strip() and not understood:
-            self._note(robots_url, f"robots.txt: no rule could be read in {len(body):,} "
-                       "bytes (not a robots.txt?); everything allowed")
+            self._note(robots_url, f"robots.txt: no rule could be read in the {len(body):,} "
+                       f"bytes of {robots_url} (not a robots.txt?); everything allowed")
         elif len(body) >= PARSE_LIMIT:
-            self._note(robots_url, f"robots.txt: longer than {PARSE_LIMIT:,} bytes; the rest "
-                       "is ignored (RFC 9309 §2.5)")
+            self._note(robots_url, f"robots.txt: {robots_url} is longer than {PARSE_LIMIT:,} "
+                       "bytes; the rest is ignored (RFC 9309 §2.5)")
         return _State(rules, until)
