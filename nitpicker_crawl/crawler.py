@@ -430,7 +430,7 @@ class Crawler:
                 self._count_error(item, problem)
             return "done"
         if item.external or not final_internal or not full or not fetched.is_html \
-                or fetched.status >= 400:
+                or fetched.status >= 300:  # a redirect that ends here is no page to render
             await self._write(lambda: self._store_metadata(fetched, sources,
                                                             external=not final_internal))
             return "done"
@@ -455,6 +455,7 @@ class Crawler:
         resources: list[dict[str, Any]] = []
         status = fetched.status
         rendered = tree = None
+        problems: list[tuple[str, str]] = []
         if self.renderer is not None:
             try:
                 document = None if fetched.body is None else Document(
@@ -462,12 +463,20 @@ class Crawler:
                 rendered = await self.renderer.render(final, document)
             except Exception as exc:
                 message = f"{exc}"
-                await self._write(lambda: self._store_failure(final, False, message, sources))
-                self._count_error(QueueItem(final, False, False), message)
-                return False
+                if fetched.body is None:  # nothing else to store
+                    await self._write(lambda: self._store_failure(final, False, message,
+                                                                  sources))
+                    self._count_error(QueueItem(final, False, False), message)
+                    return False
+                # the page's script or sub-resources broke its tab: what the server sent
+                # is still the page, stored unrendered with what happened
+                problems.append(("render", f"{message}; stored as the server sent it, "
+                                 "not rendered"))
+        if rendered is not None:
             raw = rendered.raw
             resources = rendered.resources
             status = rendered.status or status
+            problems.extend(rendered.problems)
         else:
             raw, tree = parse_tree(fetched.text())
         html = raw.get("html") or ""
@@ -482,10 +491,12 @@ class Crawler:
         nofollow_page = bool(fields.get("robots_nofollow")) or "nofollow" in robots_header
         indexable = not fields.get("robots_noindex") and "noindex" not in robots_header
         anchors = self._links(raw, final, refused, notes, nofollow_page=nofollow_page)
-        if rendered is not None and rendered.problems:
-            notes.extend(rendered.problems)
+        if problems:
+            notes.extend(problems)
             self.outcome.problem_pages += 1
-            self.outcome.first_problem = self.outcome.first_problem or rendered.problems[0][1]
+            self.outcome.first_problem = self.outcome.first_problem or \
+                f"{fit(final, 200)}: {problems[0][1]}"
+        if rendered is not None:
             for target in rendered.navigations:  # where the page's script wanted to go
                 url = normalize(target, disable_queries=self.options.disable_queries)
                 if url is not None and url not in self.frontier.seen and \

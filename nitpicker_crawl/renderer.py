@@ -27,7 +27,14 @@ from nitpicker_query.exceptions import NitpickerError
 from nitpicker_query.terminal import fit
 
 from .extraction import RawDocument
-from .tabs import TabWatchdog
+from .tabs import TabWatchdog, browser_switches
+from .urls import normalize
+
+DISABLED_FEATURES = ("SpareRendererForSitePerProcess",)
+"""Chromium keeps one spare renderer process ready for the browser context that
+navigated last; with a context per tab, every navigation in another context throws it
+away and starts a new one: 55 renderer processes for 60 pages at four tabs, 35 % fewer
+pages/s, against 8 processes without the spare."""
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -164,7 +171,10 @@ NOT_FOUND_MESSAGE = (
 
 
 _HOP_BY_HOP = frozenset({"content-encoding", "content-length", "transfer-encoding",
-                         "connection", "keep-alive", "set-cookie"})
+                         "connection", "keep-alive", "set-cookie", "refresh"})
+"""Headers the browser's copy of a document goes without: the wire form's (the body is
+decoded), cookies (sent one by one), and ``Refresh``, whose navigation would race the one
+being rendered and abort it (the header itself is in the archive's response headers)."""
 
 
 @dataclass
@@ -236,6 +246,7 @@ class _Slot:
     main_frame: str
     generation: int = 0
     renders: int = 0
+    held: int = 0  # bytes the last page held (JavaScript heap and typed arrays)
     serving: tuple[str, Document | None] | None = None  # what answers the navigation
     blocked: list[str] = field(default_factory=list)  # navigations away, refused
 
@@ -266,6 +277,13 @@ class Renderer:
         self._answers: set[asyncio.Future[None]] = set()
         self._generation = 0  # bumped by every relaunch: slots of an older browser are void
         self.watchdog: TabWatchdog | None = None
+        self._features: list[str] = []  # our --disable-features, merged with the driver's
+        self._ignored: list[str] = []  # the driver's default it replaces
+
+    @property
+    def _read_js(self) -> str:
+        extract = EXTRACT_JS.replace("WANT_IMAGES", "true" if self.images else "false")
+        return READ_JS.replace("(EXTRACT)", f"({extract})")
 
     async def start(self) -> None:
         executable = find_browser()
@@ -284,10 +302,19 @@ class Renderer:
         # V8's heap stops a script's own allocations at the tab's bound; what lies outside
         # it (typed arrays, images, a decoded bomb) is the watchdog's
         heap = max(64, self.max_tab_memory_mb // 2)
+        args = [*CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={heap}"]
         try:
             self._browser = await self._pw.chromium.launch(
-                executable_path=self._executable, headless=True,
-                args=[*CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={heap}"])
+                executable_path=self._executable, headless=True, args=args + self._features,
+                ignore_default_args=self._ignored)
+            if not self._features:
+                merged = self._merged_features()
+                if merged is not None:  # relaunched once, with the driver's list and ours
+                    await self._browser.close()
+                    self._ignored, self._features = merged
+                    self._browser = await self._pw.chromium.launch(
+                        executable_path=self._executable, headless=True,
+                        args=args + self._features, ignore_default_args=self._ignored)
         except Exception as exc:
             raise BrowserNotFound(f"Chromium at {self._executable} did not start ({exc}). "
                                   + NOT_FOUND_MESSAGE) from exc
@@ -299,6 +326,22 @@ class Renderer:
         except Exception as exc:
             raise BrowserNotFound(f"Chromium at {self._executable} started but could not "
                                   f"open a tab ({_one_line(exc)})") from exc
+
+    @staticmethod
+    def _merged_features() -> tuple[list[str], list[str]] | None:
+        """``(ignored defaults, our switch)`` to disable :data:`DISABLED_FEATURES` beside
+        the features Playwright's driver disables, or None when there is nothing to do.
+
+        Chromium keeps the last ``--disable-features`` it is given, so ours cannot simply
+        be added: the driver's list (read off the launched browser's command line) is
+        dropped and given again with ours appended."""
+        values = browser_switches(os.getpid(), "--disable-features")
+        default = values[0] if values else ""
+        if all(f in default.split(",") for f in DISABLED_FEATURES):
+            return None
+        merged = ",".join(x for x in (default, *DISABLED_FEATURES) if x)
+        return ([f"--disable-features={default}"] if default else []), \
+            [f"--disable-features={merged}"]
 
     async def _new_slot(self) -> _Slot:
         """A context with one page whose main-frame document requests pause at the
@@ -344,7 +387,8 @@ class Renderer:
                 await slot.cdp.send("Fetch.continueRequest", {"requestId": request_id})
                 return
             serving = slot.serving
-            if serving is not None and serving[0] == url:
+            if serving is not None and (serving[0] == url or serving[0] == normalize(url)):
+                # (the browser may spell our identity its own way: %7e, an IDNA host)
                 slot.serving = None
                 document = serving[1]
                 if document is None:
@@ -366,9 +410,11 @@ class Renderer:
         ``document``: the page's response as the crawler already fetched it. The
         browser's navigation is then answered with it instead of asking the server a
         second time (one request per page, not two); its sub-resources load as usual.
-        The whole render has ``timeout_s``; a page whose ``load`` event does not come by
-        then (a sub-resource that never ends) is extracted as it stands and stored with
-        a ``deadline`` problem, and only a page that cannot be read at all fails.
+        Loading has ``timeout_s``; a page that is not parsed or loaded by then (a script
+        or a sub-resource that never ends) is read as it stands, with a ``deadline``
+        problem. Reading it has another ``timeout_s``; a page that cannot be read (a
+        script that never yields) fails, as does a tab that crashed or went past the
+        memory bound.
         """
         slot = await self._slots.get()
         healthy = True
@@ -386,12 +432,11 @@ class Renderer:
         try:
             page.on("response", on_response)
             page.on("crash", on_crash)
-            slot.blocked = []
-            slot.serving = (url, document if self.answer_documents else None)
-            render = asyncio.ensure_future(self._render(slot, url, responses))
+            serve = (url, document if self.answer_documents else None)
+            render = asyncio.ensure_future(self._render(slot, url, responses, serve))
             crash = asyncio.ensure_future(crashed.wait())
             try:
-                done, _ = await asyncio.wait({render, crash}, timeout=self.timeout_s + 5,
+                done, _ = await asyncio.wait({render, crash}, timeout=2 * self.timeout_s + 5,
                                              return_when=asyncio.FIRST_COMPLETED)
             finally:
                 crash.cancel()
@@ -406,11 +451,11 @@ class Renderer:
                     return render.result()
             healthy = False
             assert self.watchdog is not None
-            if self.watchdog.killed_recently():
-                raise RenderFailed(
-                    f"renderer-memory: {url} took more than {self.max_tab_memory_mb} MB "
-                    "in its tab and was stopped (--max-tab-memory)")
-            if crashed.is_set():
+            if crashed.is_set() or _crash_message(failure):
+                if self.watchdog.killed_recently(CRASH_WINDOW_S):
+                    raise RenderFailed(
+                        f"renderer-memory: {url} took more than {self.max_tab_memory_mb} MB "
+                        "in its tab and was stopped (--max-tab-memory)")
                 raise RenderFailed(f"renderer crashed (Page crashed): {url}")
             if failure is not None:
                 raise failure
@@ -431,45 +476,59 @@ class Renderer:
                 page.remove_listener("response", on_response)
                 page.remove_listener("crash", on_crash)
             slot.renders += 1
+            # a page holding a quarter of the tab's bound (JavaScript heap and typed
+            # arrays) leaves with its slot: the next page must not die of its garbage
+            healthy = healthy and slot.held < (self.max_tab_memory_mb << 20) // 4
             await self._return(slot, healthy)
 
-    async def _render(self, slot: _Slot, url: str, responses: list[Any]) -> Rendered:
+    async def _render(self, slot: _Slot, url: str, responses: list[Any],
+                      serve: tuple[str, Document | None]) -> Rendered:
         page = slot.page
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout_s
         problems: list[tuple[str, str]] = []
+        from playwright.async_api import Error as PlaywrightError
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-        try:
-            response = await page.goto(url, wait_until="domcontentloaded",
-                                       timeout=int(self.timeout_s * 1000))
-        except PlaywrightTimeout:
-            response = None
-            problems.append(("deadline", f"deadline: {url} was not parsed within "
-                             f"{self.timeout_s:g} s (a script or sub-resource blocked it); "
-                             "stored as it stood then"))
-        if not problems:
-            left = max(0.1, deadline - loop.time())
+        for attempt in range(1, NAVIGATION_ATTEMPTS + 1):
+            # (again on the retry: the first attempt consumed it, and what was refused
+            # then was the page before's navigation, not this page's)
+            slot.serving, slot.blocked = serve, []
             try:
-                await page.wait_for_load_state("load", timeout=int(left * 1000))
+                # "commit" only: the document's own events are waited for in READ_JS
+                response = await page.goto(url, wait_until="commit",
+                                           timeout=int(self.timeout_s * 1000))
+                break
             except PlaywrightTimeout:
-                problems.append(("deadline", f"deadline: the load event of {url} did not "
-                                 f"come within {self.timeout_s:g} s (sub-resources still "
-                                 "loading); stored as it stood then"))
-        budget = max(2.0, deadline - loop.time())
+                raise RenderFailed(f"Navigation timeout of {int(self.timeout_s * 1000)} ms "
+                                   f"exceeded: {url}") from None
+            except PlaywrightError as exc:
+                # the page before in this slot started a navigation as it was left (a meta
+                # refresh fires after load, a script's location.replace): it is refused
+                # (204) but aborts ours; it comes once, so another attempt goes through
+                if attempt == NAVIGATION_ATTEMPTS or "ERR_ABORTED" not in str(exc):
+                    raise
+                await asyncio.sleep(0.1 * attempt)
+        # waiting for the page and reading it in one round trip; reading has a budget of
+        # its own (a page of 100,000 links takes seconds to describe, however fast it
+        # loaded)
+        left_ms = int(max(0.0, deadline - loop.time()) * 1000)
         try:
-            raw: RawDocument = await asyncio.wait_for(page.evaluate(
-                EXTRACT_JS.replace("WANT_IMAGES", "true" if self.images else "false")),
-                timeout=budget)
-            values = await asyncio.wait_for(page.evaluate(GLOBALS_JS, self.js_paths),
-                                            timeout=max(1.0, deadline - loop.time())) \
-                if self.js_paths else None
+            raw: RawDocument = await asyncio.wait_for(page.evaluate(self._read_js, left_ms),
+                                                      timeout=left_ms / 1000 + self.timeout_s)
+            values, usage = await asyncio.wait_for(asyncio.gather(
+                page.evaluate(GLOBALS_JS, self.js_paths) if self.js_paths else _none(),
+                slot.cdp.send("Runtime.getHeapUsage")), timeout=self.timeout_s)
         except TimeoutError:
             raise RenderFailed(f"deadline: {url} could not be read within "
                                f"{self.timeout_s:g} s (a script keeps the page busy)") from None
-        if response is None and raw.get("html", "") in ("", "<!DOCTYPE html>"):
-            raise RenderFailed(f"Navigation timeout of {int(self.timeout_s * 1000)} ms "
-                               f"exceeded: {url}")
+        slot.held = int(usage.get("usedSize", 0)) + int(usage.get("backingStorageSize", 0))
+        state = raw.pop("loadState", "complete")  # type: ignore[typeddict-item]
+        if state != "complete":
+            what = "was not parsed" if state == "loading" else "did not finish loading"
+            problems.append(("deadline", f"deadline: {url} {what} within "
+                             f"{self.timeout_s:g} s (a script or a sub-resource held it); "
+                             "stored as it stood then"))
         resources = []
         for r in responses:
             if response is not None and r.request == response.request:
@@ -526,6 +585,45 @@ class Renderer:
                 await asyncio.wait_for(self._pw.stop(), timeout=10)
 
 
+READ_JS = """async (limitMs) => {
+  const started = Date.now();
+  const within = (event, target) => new Promise(done => {
+    target.addEventListener(event, () => done(true), {once: true});
+    setTimeout(() => done(false), Math.max(0, limitMs - (Date.now() - started)));
+  });
+  let loadState = document.readyState;
+  if (loadState === 'loading' && await within('DOMContentLoaded', document))
+    loadState = document.readyState;
+  if (loadState === 'interactive' && await within('load', window)) loadState = 'complete';
+  const raw = (EXTRACT)();
+  raw.loadState = loadState === 'complete' || document.readyState === 'complete'
+    ? 'complete' : loadState;
+  // the page is read: what it scheduled must not run on in this tab (a navigation for
+  // later, a fetch or timer loop, a download that never ends)
+  try { window.stop(); } catch (e) {}
+  const last = setTimeout(() => {}, 0);
+  for (let id = last; id > 0 && id > last - 100000; id--) { clearTimeout(id); clearInterval(id); }
+  window.fetch = () => new Promise(() => {});
+  XMLHttpRequest.prototype.send = function () {};
+  return raw;
+}"""
+"""Wait for the document's own ``DOMContentLoaded`` and ``load`` (at most ``limitMs``),
+read it with :data:`EXTRACT_JS`, and quiet it, in one round trip. Playwright's lifecycle
+waits follow the *latest* navigation, and one refused with a 204 never commits (``goto``
+with ``wait_until="load"`` then waits for ever). ``loadState`` says how far it got."""
+
+NAVIGATION_ATTEMPTS = 3
+"""Navigations of a page in a slot whose page before may still be leaving."""
+
+CRASH_WINDOW_S = 3.0
+"""A tab that crashes this soon after the watchdog killed a renderer died of memory."""
+
+
+def _crash_message(failure: BaseException | None) -> bool:
+    text = str(failure or "").lower()
+    return "crash" in text or "target closed" in text
+
+
 MAX_RESPONSES = 2000
 """Sub-resource responses recorded per page (a page fetching in a loop stays bounded)."""
 
@@ -540,6 +638,10 @@ def _later(awaitable: Any) -> None:
     task.add_done_callback(_PENDING.discard)
 
 
+async def _none() -> None:
+    return None
+
+
 def _close_popup(page: Any) -> None:
     _later(page.close())
 
@@ -550,7 +652,10 @@ async def _quietly(awaitable: Any) -> None:
 
 
 def _dismiss(dialog: Any) -> None:
-    _later(dialog.dismiss())
+    """Alerts, confirms and prompts are dismissed; a page's "leave this page?" is
+    answered yes (dismissing it would keep the page and abort the next one's navigation
+    in its slot)."""
+    _later(dialog.accept() if dialog.type == "beforeunload" else dialog.dismiss())
 
 
 def _one_line(exc: BaseException) -> str:

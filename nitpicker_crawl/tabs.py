@@ -55,25 +55,52 @@ def resident_bytes(pid: int) -> int:
         return 0
 
 
-def renderers(root: int) -> list[int]:
-    """Chromium renderer processes among the descendants of ``root``."""
+def _children() -> dict[int, list[int]]:
+    """Every process's children, from ``/proc`` (empty where there is none)."""
     children: dict[int, list[int]] = {}
     try:
         names = os.listdir(_PROC)
     except OSError:
-        return []
+        return children
     for name in names:
         if name.isdigit():
             parent = _parent(int(name))
             if parent is not None:
                 children.setdefault(parent, []).append(int(name))
-    found, stack = [], list(children.get(root, ()))
+    return children
+
+
+def renderers(root: int) -> list[int]:
+    """Chromium renderer processes among the descendants of ``root``."""
+    return [pid for pid in _descendants(_children(), root) if _is_renderer(pid)]
+
+
+def browser_switches(root: int, name: str) -> list[str]:
+    """The values of switch ``name`` (``--disable-features``) on the command line of the
+    Chromium browser process descended from ``root`` (the newest, if several)."""
+    children = _children()
+    found: list[str] = []
+    for pid in sorted(_descendants(children, root), reverse=True):
+        try:
+            argv = (_PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--remote-debugging-pipe" in argv and not any(a.startswith(b"--type=")
+                                                         for a in argv):
+            prefix = f"{name}=".encode()
+            found = [a[len(prefix):].decode(errors="replace") for a in argv
+                     if a.startswith(prefix)]
+            break
+    return found
+
+
+def _descendants(children: dict[int, list[int]], root: int) -> list[int]:
+    out, stack = [], list(children.get(root, ()))
     while stack:
         pid = stack.pop()
+        out.append(pid)
         stack.extend(children.get(pid, ()))
-        if _is_renderer(pid):
-            found.append(pid)
-    return found
+    return out
 
 
 class TabWatchdog:
@@ -99,20 +126,30 @@ class TabWatchdog:
             self._thread.join(timeout=5)
 
     def killed_recently(self, within_s: float = 10.0) -> bool:
-        """Did the watchdog kill a tab in the last ``within_s`` seconds?"""
+        """Did a tab die of memory (killed here, or gone while past half the bound) in
+        the last ``within_s`` seconds?"""
         return time.monotonic() - self._last_kill < within_s
 
     def _run(self) -> None:
         me = os.getpid()
         known: list[int] = []
+        last: dict[int, int] = {}  # pid → resident bytes at the previous read
         listed = 0.0
         while not self._stop.wait(self.interval_s):
             now = time.monotonic()
             if now - listed > 1.0:  # new tabs appear rarely: list them once a second
                 known, listed = renderers(me), now
             for pid in known:
-                if resident_bytes(pid) > self.limit:
+                size = resident_bytes(pid)
+                if size > self.limit:
                     with contextlib.suppress(OSError):
                         os.kill(pid, signal.SIGKILL)
                         self.kills += 1
                         self._last_kill = time.monotonic()
+                elif size == 0 and last.get(pid, 0) > self.limit // 2:
+                    # gone while past half the bound: V8's own heap limit (set at half)
+                    # ended it, or Chromium's out-of-memory handler: a death by memory too
+                    self._last_kill = time.monotonic()
+                last[pid] = size
+            for pid in [p for p in last if p not in known]:
+                del last[pid]

@@ -1,7 +1,7 @@
 """Kinds of hard failures (``status = -1``), derived from the error message on read.
 
 The message is never classified at write time (docs/archive-format.md): the kind is a
-reading of it, so an improved rule applies to old archives too. The first five kinds
+reading of it, so an improved rule applies to old archives too. The first ten kinds
 are our crawler's own (a limit of docs/security.md was reached); the rest are
 upstream's. Rules are tried in
 order, case-insensitively, and the first match wins — ``EAI_AGAIN`` is a transient DNS
@@ -18,7 +18,12 @@ _RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("body-too-large", ("body-too-large:",)),
     ("deadline", ("deadline:",)),
     ("renderer-memory", ("renderer-memory:",)),
+    ("renderer-crash", ("renderer crashed",)),
     ("content-decoding", ("ERR_CONTENT_DECODING_FAILED",)),
+    ("too-many-redirects", ("ERR_TOO_MANY_REDIRECTS",)),
+    ("links-left-out", ("(--max-links-per-page", "(--max-queued")),
+    ("navigation-refused", ("navigation: a script or refresh",)),
+    ("not-rendered", ("stored as the server sent it, not rendered",)),
     ("dns-transient", ("EAI_AGAIN", "EREFUSED")),
     ("dns", ("ENOTFOUND", "getaddrinfo", "ERR_NAME_NOT_RESOLVED", "ERR_NAME_RESOLUTION_FAILED",
              "Name or service not known", "nodename nor servname")),

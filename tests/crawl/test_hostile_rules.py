@@ -21,6 +21,7 @@ from nitpicker_crawl.hosts import parse_host
 from nitpicker_crawl.parser import parse
 from nitpicker_crawl.robots import parse as parse_robots
 from nitpicker_crawl.urls import normalize, resolve
+from nitpicker_query.error_kinds import classify_error_kind
 from page_cluster.nesting import MAX_DEPTH, cap_nesting, parse_html
 
 # ----------------------------------------------------------------------------- hosts
@@ -244,3 +245,23 @@ def test_numeric_attributes_that_are_not_numbers_read_as_zero() -> None:
                 '<img src=f width="12px">')
     sizes = [(i["width"], i["height"]) for i in images(raw, "http://h/")]
     assert sizes == [(0, 0), (0, 0), (0, 0), (-1, 0), (0, 0), (12, 0)]
+
+
+@pytest.mark.parametrize(("message", "kind"), [
+    ("renderer-memory: http://h/hog took more than 512 MB in its tab and was stopped "
+     "(--max-tab-memory); stored as the server sent it, not rendered", "renderer-memory"),
+    ("renderer crashed (Page crashed): http://h/x; stored as the server sent it, not "
+     "rendered", "renderer-crash"),
+    ("Page.goto: net::ERR_ABORTED at http://h/x; stored as the server sent it, not rendered",
+     "not-rendered"),
+    ("navigation: a script or refresh on http://h/a went to http://h/b — refused, the page "
+     "is stored as it was", "navigation-refused"),
+    ("ERR_TOO_MANY_REDIRECTS http://h/a: redirects to itself", "too-many-redirects"),
+    ("http://h/f links more than 500 new URLs; the rest are left out "
+     "(--max-links-per-page)", "links-left-out"),
+    # and the other way: upstream's messages keep upstream's kinds
+    ("Page.goto: net::ERR_ABORTED at http://h/x", "unknown"),
+    ("Navigation timeout of 30000 ms exceeded", "timeout"),
+])
+def test_a_problem_is_named_by_its_kind(message: str, kind: str) -> None:
+    assert classify_error_kind(message) == kind
