@@ -127,7 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "over the whole archive (a redirect chain counts once; URLs skipped by "
                    "robots.txt, excludes or the soft cap do not count). Off by default.")
     p.add_argument("--timeout", dest="timeout_s", type=float, metavar="S",
-                   help="Per-page budget in seconds (first attempt gets a third)."
+                   help="Deadline in seconds for each attempt's whole exchange (connect, "
+                   "headers, body): the first attempt gets a third, a retry all of it, the "
+                   "next twice; rendering a page gets it to load and again to be read."
                    + _default("timeout_s"))
     p.add_argument("--retry", type=int, metavar="N",
                    help="Attempts for network failures." + _default("retry"))

@@ -43,6 +43,7 @@ def test_make_bench_updates_existing_blocks() -> None:
     text = (ROOT / "docs" / "BENCHMARKS.md").read_text()
     make = (ROOT / "Makefile").read_text()
     assert "bench/queries.py --pages 300000" in make
-    for key in ("queries-site-300000.nitpicker", "mcp-latency", "crawl", "softcap"):
+    for key in ("queries-site-300000.nitpicker", "mcp-latency", "crawl", "softcap", "hostile",
+                "before-after"):
         assert len(re.findall(rf"<!-- bench:{re.escape(key)} -->", text)) == 1, key
         assert len(re.findall(rf"<!-- /bench:{re.escape(key)} -->", text)) == 1, key

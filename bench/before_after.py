@@ -1,0 +1,93 @@
+"""This tree's crawler against an earlier revision's, on the same workload in one run.
+
+    python bench/before_after.py --base 3b5ab44          # the crawler before issue 20
+    python bench/before_after.py --base HEAD~3 --rounds 7
+
+The earlier revision is checked out into a temporary git worktree and run with this
+venv (``PYTHONPATH`` first), so both use the same interpreter, packages and Chromium;
+rounds alternate between the two so the machine's drift hits both alike. Workloads
+(TrapZoo's session trap, as ``bench/crawl.py``): ``--no-render`` 2,000 pages and
+rendered 200 pages, ``--parallels 4``, external links not fetched. Reported: the median
+pages/s and the median CPU time per page (the crawl's processes, Chromium's included:
+steadier than wall time on a shared machine) of each, and their ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from doc import add_flag, emit  # noqa: E402
+
+from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
+
+RUN = "import sys; from nitpicker_crawl.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def crawl_seconds(tree: Path, url: str, pages: int, *extra: str) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (the crawl's processes, Chromium's included)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        r = subprocess.run([sys.executable, "-c", RUN, url, "-o", f"{tmp}/b.nitpicker",
+                            "--max-pages", str(pages), "--silent", "--no-fetch-external",
+                            *extra], cwd=tmp, env={**os.environ, "PYTHONPATH": str(tree)},
+                           capture_output=True, text=True)
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if r.returncode not in (0, 3):
+            raise SystemExit(f"{tree}: exit {r.returncode}: {r.stderr[-500:]}")
+        return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="3b5ab44", help="the earlier revision")
+    parser.add_argument("--rounds", type=int, default=5)
+    add_flag(parser)
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="bench-base-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-f", str(base),
+                    args.base], check=True, capture_output=True)
+    rev = subprocess.run(["git", "-C", str(base), "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    rows = []
+    try:
+        with TrapZoo() as zoo:
+            url = zoo.url + "catalog/?session=bench"
+            for label, pages, extra in (("--no-render", 2000, ("--no-render",)),
+                                        ("rendered", 200, ())):
+                runs: dict[str, list[tuple[float, float]]] = {"base": [], "this": []}
+                for _ in range(args.rounds):
+                    runs["base"].append(crawl_seconds(base, url, pages, *extra))
+                    runs["this"].append(crawl_seconds(ROOT, url, pages, *extra))
+                speed = {k: pages / statistics.median(w for w, _ in v) for k, v in runs.items()}
+                cpu = {k: 1000 * statistics.median(c for _, c in v) / pages
+                       for k, v in runs.items()}
+                rows.append(f"| {label}, {pages} pages | {speed['base']:.1f} | "
+                            f"{speed['this']:.1f} | **{speed['this'] / speed['base']:.3f}×** | "
+                            f"{cpu['base']:.2f} | {cpu['this']:.2f} | "
+                            f"**{cpu['this'] / cpu['base']:.3f}×** |")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
+                       capture_output=True)
+    head = (f"`python bench/before_after.py --base {args.base} --rounds {args.rounds}` "
+            f"({os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}); median pages/s of "
+            f"{args.rounds} alternating rounds:\n\n"
+            f"| workload | pages/s {rev} (before) | pages/s this tree | ratio | CPU ms/page "
+            f"before | CPU ms/page this tree | ratio |\n|---|---|---|---|---|---|---|\n")
+    emit("before-after", head + "\n".join(rows), write=args.write)
+
+
+if __name__ == "__main__":
+    main()
