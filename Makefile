@@ -30,8 +30,9 @@ test: $(STAMP) browser inspector
 
 # Real third-party targets (a MediaWiki from Debian's packages): each test skips with the
 # reason when its packages are missing (apt-get install mediawiki php-sqlite3 php-cli
-# php-intl php-mbstring php-xml).
-test-slow: $(STAMP)
+# php-intl php-mbstring php-xml); and the long crawls (the whole hostile site and the
+# unbounded TrapZoo rendered, make demo run twice for its determinism).
+test-slow: $(STAMP) browser
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 
 lint: $(STAMP)
@@ -52,6 +53,8 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/softcap_sites.py
 	$(BIN)/python bench/frontier.py
 	$(BIN)/python bench/mediawiki.py
+	$(BIN)/python bench/hostile.py
+	$(BIN)/python bench/before_after.py
 
 demo: $(STAMP) browser
 	$(BIN)/python scripts/demo.py

@@ -24,8 +24,9 @@ def wild() -> Iterator[TrapZoo]:
         yield z
 
 
-@pytest.fixture(scope="module", params=[(100, False), (20, False), (100, True)],
-                ids=["cap100", "cap20", "cap100-rendered"])
+@pytest.fixture(scope="module", params=[
+    pytest.param((100, False), id="cap100"), pytest.param((20, False), id="cap20"),
+    pytest.param((100, True), id="cap100-rendered", marks=pytest.mark.slow)])
 def capped(request: pytest.FixtureRequest, wild: TrapZoo,
            tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Crawl]:
     n, rendered = request.param
