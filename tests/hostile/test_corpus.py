@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -62,49 +63,52 @@ def test_the_corpus_is_large_enough(corpus: tuple[Path, list[Case]]) -> None:
     assert len({c.name for c in cases}) == len(cases)
 
 
+def _cli_case(case: Case) -> str | None:
+    """One case through ``nitpicker-query``: what is wrong with its answer, or None."""
+    sub, *flags = case.cli
+    argv = [QUERY, sub, str(case.archive), *flags]
+    if "--format" not in flags:
+        argv += ["--format", "json"]
+    started = time.monotonic()
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=CASE_SECONDS,
+                           errors="replace")
+    except subprocess.TimeoutExpired:
+        return f"{case.name}: no answer within {CASE_SECONDS:g} s"
+    took = time.monotonic() - started
+    problems = []
+    expected = case.cli_error or case.error
+    if expected is not None:
+        if r.returncode != 1:
+            problems.append(f"exit {r.returncode}, expected 1")
+        if expected not in r.stderr:
+            problems.append(f"stderr lacks {expected!r}")
+        if len(r.stderr.strip().splitlines()) != 1:
+            problems.append("not one line")
+    elif r.returncode != 0:
+        problems.append(f"exit {r.returncode}")
+    elif "--format" not in flags:
+        try:
+            _strict_json(r.stdout)
+        except ValueError as exc:
+            problems.append(f"invalid JSON: {exc}")
+    for stream, text in (("stderr", r.stderr), ("stdout", r.stdout)):
+        if "\x1b" in text or ("\x07" in text):
+            problems.append(f"raw control characters on {stream}")
+    if "Traceback" in r.stderr or "internal error" in r.stderr:
+        problems.append("internal error")
+    if problems:
+        return (f"{case.name} ({took:.1f} s): {'; '.join(problems)}: "
+                f"{r.stderr.strip()[:300]!r}")
+    return None
+
+
 def test_every_case_through_the_cli(corpus: tuple[Path, list[Case]]) -> None:
     directory, cases = corpus
     before = _tree(directory)
-    failures: list[str] = []
-    for case in cases:
-        if "\x00" in str(case.archive):
-            continue  # no process can receive a NUL in its arguments
-        sub, *flags = case.cli
-        argv = [QUERY, sub, str(case.archive), *flags]
-        if "--format" not in flags:
-            argv += ["--format", "json"]
-        started = time.monotonic()
-        try:
-            r = subprocess.run(argv, capture_output=True, text=True, timeout=CASE_SECONDS,
-                               errors="replace")
-        except subprocess.TimeoutExpired:
-            failures.append(f"{case.name}: no answer within {CASE_SECONDS:g} s")
-            continue
-        took = time.monotonic() - started
-        problems = []
-        expected = case.cli_error or case.error
-        if expected is not None:
-            if r.returncode != 1:
-                problems.append(f"exit {r.returncode}, expected 1")
-            if expected not in r.stderr:
-                problems.append(f"stderr lacks {expected!r}")
-            if len(r.stderr.strip().splitlines()) != 1:
-                problems.append("not one line")
-        elif r.returncode != 0:
-            problems.append(f"exit {r.returncode}")
-        elif "--format" not in flags:
-            try:
-                _strict_json(r.stdout)
-            except ValueError as exc:
-                problems.append(f"invalid JSON: {exc}")
-        for stream, text in (("stderr", r.stderr), ("stdout", r.stdout)):
-            if "\x1b" in text or ("\x07" in text):
-                problems.append(f"raw control characters on {stream}")
-        if "Traceback" in r.stderr or "internal error" in r.stderr:
-            problems.append("internal error")
-        if problems:
-            failures.append(f"{case.name} ({took:.1f} s): {'; '.join(problems)}: "
-                            f"{r.stderr.strip()[:300]!r}")
+    runnable = [c for c in cases if "\x00" not in str(c.archive)]  # no process gets a NUL
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each case a process of its own
+        failures = [f for f in pool.map(_cli_case, runnable) if f is not None]
     assert not failures, "\n".join(failures)
     assert _tree(directory) == before  # every input byte-identical, nothing written beside
 
