@@ -47,11 +47,26 @@ CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))
 
 def timed(args: list[str], cwd: Path, limit_s: float) -> tuple[int, float, int]:
     """Exit status, wall seconds and the peak RSS (bytes) ``/usr/bin/time -v`` reports."""
+    if not ensure_package("/usr/bin/time", "time"):
+        raise SystemExit("bench/hostile.py needs /usr/bin/time (apt-get install time)")
     started = time.monotonic()
     r = subprocess.run(["/usr/bin/time", "-v", "timeout", "-k", "20", str(limit_s), *args],
                        cwd=cwd, capture_output=True, text=True)
     match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr)
     return r.returncode, time.monotonic() - started, int(match.group(1)) * 1024 if match else 0
+
+
+def ensure_package(path: str, package: str) -> bool:
+    """Is ``path`` there — after installing Debian's ``package`` when root and missing?"""
+    if not Path(path).exists() and os.geteuid() == 0:
+        for step in (["apt-get", "install", "-y", "-qq", package],
+                     ["apt-get", "update", "-qq"],
+                     ["apt-get", "install", "-y", "-qq", package]):
+            subprocess.run(step, check=False, capture_output=True,
+                           env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+            if Path(path).exists():
+                break
+    return Path(path).exists()
 
 
 def kinds_of(archive: Path, base: str) -> Counter[str]:
@@ -122,17 +137,9 @@ def _free_port() -> int:
 
 
 def ensure_nginx() -> str | None:
-    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
-                                      else None)
-    if found is None and os.geteuid() == 0:
-        for step in (["apt-get", "install", "-y", "-qq", "nginx-light"],
-                     ["apt-get", "update", "-qq"],
-                     ["apt-get", "install", "-y", "-qq", "nginx-light"]):
-            subprocess.run(step, check=False, capture_output=True,
-                           env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
-            if Path("/usr/sbin/nginx").exists():
-                break
-        found = "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
+    found = shutil.which("nginx")
+    if found is None and ensure_package("/usr/sbin/nginx", "nginx-light"):
+        found = "/usr/sbin/nginx"
     return found
 
 
