@@ -81,11 +81,12 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # memory or the page's deadline ends it, whichever comes first
     "subresource-bomb": (STORED, "problem:renderer-memory|problem:renderer-crash|"
                                  "problem:deadline"),
-    **{name: (STORED, "problem:navigation-refused") for name in (
-        "navigate-in-head", "location-replace")},
-    # they navigate after load (a timer, a refresh): the page may be read (and left) before
+    # it navigates while parsing: refused long before the page is read
+    "navigate-in-head": (STORED, "problem:navigation-refused"),
+    # they navigate at DOMContentLoaded or after load (a timer, a refresh): the page may be
+    # read before the refusal is reported, or left before the navigation comes
     **{name: (STORED, f"{STORED}|problem:navigation-refused") for name in (
-        "navigate-same-site", "navigate-other-origin", "meta-refresh")},
+        "location-replace", "navigate-same-site", "navigate-other-origin", "meta-refresh")},
     "refresh-header": (STORED,) * 2,  # the Refresh header is kept, not followed
     "cpu-loop": (STORED, "problem:deadline"), "alert-loop": (STORED, "problem:deadline"),
     "raw-utf8-location": (REDIRECT,) * 2,
