@@ -279,8 +279,7 @@ def test_scripts_in_a_browser(site: HostileSite, tmp_path: Path) -> None:
     run = crawl(tmp_path, *roots, site.url + "normal/1", "-o", "site.nitpicker", *LIMITS,
                 "--timeout", "6", timeout=300)
     assert run.archive.exists() and run.returncode == 0, run.stderr[-2000:]
-    assert f"{len([c for c in scripted if EXPECTED[c.name][1] != STORED])}" in run.stderr \
-        or "page(s) stored with a problem" in run.stderr
+    assert "page(s) stored with a problem; first: " in run.stderr  # the CPU loop's, at least
     assert run.peak_rss < PEAK_RSS, f"{run.peak_rss >> 20} MiB"
     wrong = []
     with q.open_archive(run.archive) as a:
