@@ -1,0 +1,157 @@
+"""What a page *contains*: upstream's body hash, and the blocks of its main content.
+
+The soft cap's meta rules see only what a page says about itself (title, description,
+og:*, canonical). A pager answering past its end, a share variant of an article or an old
+revision of a file says all the right things, and repeats content the crawl already has.
+This module gives the cap the content side, in two forms:
+
+- :func:`body_hash`: upstream's ``body_hash`` (format 0.10 ``dedupe_cap_events.body_hash``,
+  0.13 ``page_meta.body_hash``), bit for bit, so values compare with upstream's for the
+  same HTML: the inner HTML from the first ``<body …>`` to the last ``</body>`` (the whole
+  input when either is missing), every ``/index.<word chars>`` replaced with ``/``, every
+  run of 8+ ASCII letters and digits that mixes both replaced with ``__MASKED_ID__``,
+  SHA-256 of the UTF-8.
+- :func:`main_content`: the page's *main content* as a set of text blocks. The region is
+  the first ``<main>`` (or ``role=main``), else the only ``<article>``, else ``<body>``;
+  inside it scripts, styles, templates, SVG and navigation (``nav``, and outside ``<main>``
+  also ``header``, ``footer``, ``aside``) are left out. What remains is cut into blocks at
+  block-level tags, each block's text whitespace-collapsed and masked as the body hash
+  masks ids; blocks without a letter (page numbers, prices alone, punctuation) are left
+  out. A block is kept as a 64-bit BLAKE2b hash. ``fingerprint`` is the hash of the
+  sorted set — the same items in another order have the same fingerprint — and ``order``
+  the hash of the blocks in document order: same fingerprint, another order is how the
+  cap tells a sort order from a new page.
+
+  ``novel_blocks`` are what the cap compares pages by: each block with its digit runs
+  masked as well (``Page 10``, ``Next (11)``, ``3 comments`` are not new content), and
+  without the blocks that name one of the URL's own variable values (``2031`` of
+  ``/list/date/2031/``, ``alpha`` of ``?item=alpha``): a page past a pager's end differs
+  from the last real page only by numbers and its own name for itself.
+
+Bounded by construction: at most :data:`MAX_BLOCKS` blocks of :data:`MAX_BLOCK_CHARS`
+characters each are hashed, whatever the page holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html as html_lib
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from nitpicker_query.keys import is_variable_segment
+
+MAX_BLOCKS = 2000
+"""Blocks of one page taken into account (the rest of a huge page adds nothing to the
+question "is this page new?")."""
+MAX_BLOCK_CHARS = 300
+"""Characters of one block hashed (a block is a line or a paragraph; a longer one is
+still told apart by its beginning)."""
+
+_BODY = re.compile(r"<body(?:[^>\"']|\"[^\"]*\"|'[^']*')*>([\s\S]*)</body>", re.IGNORECASE)
+_INDEX_SUFFIX = re.compile(r"/index\.\w+", re.IGNORECASE | re.ASCII)
+_DYNAMIC_ID = re.compile(r"[a-z0-9]{8,}", re.IGNORECASE | re.ASCII)
+MASK = "__MASKED_ID__"
+
+_DROPPED = "script, style, noscript, template, svg, nav"
+_CHROME = "header, footer, aside"
+_BLOCK_TAG = re.compile(
+    r"<(?:/?(?:address|article|aside|blockquote|br|caption|dd|details|dialog|div|dl|dt|"
+    r"fieldset|figcaption|figure|footer|form|h[1-6]|header|hr|legend|li|main|ol|option|p|"
+    r"pre|section|summary|table|tbody|td|tfoot|th|thead|tr|ul|button|label|select|"
+    r"textarea)\b)[^>]*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+_WS = re.compile(r"\s+")
+_TOKEN = re.compile(r"[^\W_]+")
+_DIGITS = re.compile(r"\d+")
+
+
+def mask_dynamic_ids(text: str) -> str:
+    """Mixed letter-and-digit ASCII runs of 8 or more → ``__MASKED_ID__`` (upstream's mask)."""
+    def one(m: re.Match[str]) -> str:
+        run = m.group(0)
+        return run if run.isdigit() or run.isalpha() else MASK
+    return _DYNAMIC_ID.sub(one, text)
+
+
+def body_hash(html: str) -> bytes:
+    """Upstream's 32-byte body hash of an HTML document (see the module docstring)."""
+    m = _BODY.search(html)
+    body = m.group(1) if m else html
+    body = _INDEX_SUFFIX.sub("/", body)
+    return hashlib.sha256(mask_dynamic_ids(body).encode("utf-8", "surrogatepass")).digest()
+
+
+def _block_hash(text: str) -> int:
+    digest = hashlib.blake2b(text[:MAX_BLOCK_CHARS].encode("utf-8", "replace"), digest_size=8)
+    return int.from_bytes(digest.digest(), "big")
+
+
+def url_tokens(url: str) -> frozenset[str]:
+    """The URL's own variable values, as word tokens: what a page may print about itself
+    (its page number, its date, its id) without being new content."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return frozenset()
+    values = [unquote(s) for s in parts.path.split("/") if is_variable_segment(s)]
+    values += [v for _, v in parse_qsl(parts.query, keep_blank_values=False)]
+    tokens = {t.lower() for v in values[:16] for t in _TOKEN.findall(v[:200])}
+    # numbers are masked in every block anyway (``Page 9`` is ``Page #``): only words and
+    # short mixed ids name the page here, and a line saying "1 comment" stays content
+    return frozenset(t for t in tokens if len(t) <= 64 and not t.isdigit())
+
+
+@dataclass(frozen=True)
+class Content:
+    """The main content of one page, as the soft cap compares it."""
+
+    blocks: frozenset[int]         # every block of the main region
+    novel_blocks: frozenset[int]   # the blocks not naming the URL's own variable values
+    fingerprint: int               # of ``blocks``, order-insensitive
+    order: int                     # of the blocks in document order
+    in_main: bool                  # the region was a <main> / role=main / single <article>
+
+
+def _region(tree: Any) -> tuple[Any, bool]:
+    main = tree.css_first("main") or tree.css_first('[role="main"]')
+    if main is not None:
+        return main, True
+    articles = tree.css("article")
+    if len(articles) == 1:
+        return articles[0], True
+    return tree.body, False
+
+
+def main_content(tree: Any, url: str) -> Content | None:
+    """The main content of a parsed document (a selectolax tree, **modified**: the parts
+    left out are removed from it), or None when it has no body."""
+    region, in_main = _region(tree)
+    if region is None:
+        return None
+    for node in region.css(_DROPPED if in_main else f"{_DROPPED}, {_CHROME}"):
+        node.decompose()
+    text = _TAG.sub("", _BLOCK_TAG.sub("\n", region.html or ""))
+    tokens = url_tokens(url)
+    blocks: set[int] = set()
+    novel: set[int] = set()
+    ordered: list[int] = []
+    for line in html_lib.unescape(text).split("\n"):
+        line = _WS.sub(" ", line).strip()
+        if not line or not any(c.isalpha() for c in line):
+            continue
+        h = _block_hash(mask_dynamic_ids(line))
+        if h in blocks:
+            continue
+        blocks.add(h)
+        ordered.append(h)
+        if not tokens or not tokens.intersection(t.lower() for t in _TOKEN.findall(line)):
+            novel.add(_block_hash(_DIGITS.sub("#", mask_dynamic_ids(line))))
+        if len(blocks) >= MAX_BLOCKS:
+            break
+    frozen = frozenset(blocks)
+    fingerprint = _block_hash(",".join(map(str, sorted(frozen))))
+    order = _block_hash(",".join(map(str, ordered)))
+    return Content(frozen, frozenset(novel), fingerprint, order, in_main)
