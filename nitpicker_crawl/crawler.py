@@ -24,11 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nitpicker_crawl.archive import ArchiveWriter
-from nitpicker_query.keys import is_eligible, page_keys
+from nitpicker_query.keys import is_eligible, page_keys, shape_key
 from nitpicker_query.signals import declared_target, page_signals
 from nitpicker_query.terminal import fit
+from page_cluster.nesting import parse_html
 
 from . import extraction, technologies
+from .content import body_hash, main_content
 from .excludes import Excluder, keyword_matcher
 from .fetcher import (
     ExternalRedirect,
@@ -48,6 +50,10 @@ from .robots import ROBOTS_REFUSED, Robots
 from .scope import Scope
 from .softcap import CapEvent, SoftCap
 from .urls import MAX_URL_LENGTH, normalize
+
+CHAIN_LINKS = 300
+"""Links of a page looked at for one of its own URL shape (a chain: a pager, a day's
+previous day), for the soft cap's content rules."""
 
 
 @dataclass
@@ -150,8 +156,8 @@ class Crawler:
                 queued += self.frontier.add(url, external=not internal,
                                             metadata_only=not internal)
         if self.softcap is not None:
-            for event_id, signature, shapes, qvals in self.writer.cap_events():
-                self.softcap.restore(event_id, signature, shapes, qvals)
+            for event_id, signature, shapes, qvals, signals in self.writer.cap_events():
+                self.softcap.restore(event_id, signature, shapes, qvals, signals)
                 self._restored_events.add(event_id)
         self.counters.internal_found = self.frontier.found_internal
         self.counters.external_found = self.frontier.found_external
@@ -524,9 +530,14 @@ class Crawler:
                                        canonical=fields["canonical"],
                                        has_prev_next="prev" in extras or "next" in extras,
                                        title=fields["title"])
+                # what the page contains (the tree is not used after this: it may change)
+                content = main_content(tree if tree is not None else parse_html(html), final)
+                chain = any(u != final and shape_key(u) == keys.shape_key
+                            for u, _, _ in anchors[:CHAIN_LINKS])
                 event = self.softcap.observe(
                     final, keys, signals, indexable=indexable, declared=declared_target(
-                        final, og_url=fields["og_url"], canonical=fields["canonical"]))
+                        final, og_url=fields["og_url"], canonical=fields["canonical"]),
+                    content=content, chain=chain, body_hash=body_hash(html))
 
         def store() -> int | None:
             w = self.writer

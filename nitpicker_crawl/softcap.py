@@ -80,12 +80,25 @@ from typing import Any
 from nitpicker_query.keys import (
     PageKeys,
     declared_signature,
+    host_key,
     query_values,
     repeat_key,
+    sha1_key,
     shape_key,
     split_shape,
+    view_of,
 )
-from nitpicker_query.signals import SIGNAL_NAMES, Signals, effective_threshold, score
+from nitpicker_query.signals import (
+    LEGIT_SIGNALS,
+    SIGNAL_NAMES,
+    Signals,
+    canonical_form,
+    effective_threshold,
+    score,
+)
+
+from .content import Content
+from .content_memory import BlockMemory, ChromeFilter
 
 MAX_SHAPES_PER_COUNTER = 32
 """Distinct URL shapes a counter remembers (a cluster rarely has more than a few)."""
@@ -102,6 +115,25 @@ first view of each entity."""
 NOINDEX_RULE_AFTER = 20
 """Indexable pages observed before ``noindex`` pages stop counting as new content (a
 staging site that says ``noindex`` everywhere never turns the rule on)."""
+CONTENT_MIN_BLOCKS = 3
+"""Content blocks (after chrome) a page needs before its content counts for anything: a
+script-only shell or an empty listing says nothing either way."""
+FRESH_SHARE = 4
+"""A page *brings new content* when at least CONTENT_MIN_BLOCKS and one in FRESH_SHARE
+of its content blocks are new to its URL shape (a forum thread's next page: new posts;
+a file at another revision: a few changed lines among hundreds)."""
+CONTENT_NOVEL_RATIO = 4
+"""A shape stays content-novel while at most one in CONTENT_NOVEL_RATIO of its pages
+with content repeated it (a pager past its end turns its shape non-novel within a few
+pages of the end)."""
+COPY_FAMILY_PAGES = 5
+"""Copies of crawled pages that cap their variant family (the same extra query keys on
+any path), or ceil(0.3 N) when that is lower: each one is a page the archive has."""
+VIEW_MIN_ENTITIES = 3
+"""Distinct entities a view must have been seen on before it can be capped as a view."""
+REORDER_EVIDENCE = 2
+"""Pages showing a query key only reorders its page's content before it stops making
+new views."""
 _VARIED = None
 
 
@@ -118,6 +150,10 @@ class Counter:
     signal_counts: list[int] = field(default_factory=lambda: [0] * len(SIGNAL_NAMES))
     shapes: set[str] = field(default_factory=set)
     qvals: dict[str, str | None] | None = None  # query key → its one value, None = varied
+    fresh: int = 0               # pages that brought new content
+    entities: set[str] | None = None   # views: distinct entities (up to VIEW_MIN_ENTITIES)
+    contradicted: int = 0        # copy families: pages of the family that were no copy
+    gate: dict[str, Any] | None = None  # copy and view kinds: what their cap refuses
 
     def majority(self) -> dict[str, bool]:
         return {name: 2 * n >= self.count for name, n in zip(SIGNAL_NAMES, self.signal_counts,
@@ -159,6 +195,17 @@ class Family:
         return bool(consts)
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """What one page's content said (:meth:`SoftCap._read`)."""
+
+    known: bool      # enough content blocks to say anything
+    repeat: bool     # nothing its shape had not produced
+    fresh: bool      # new content for its shape (indexable pages only)
+    entity: str      # its entity (keys.view_of)
+    view: tuple[str, str, dict[str, Any] | None] | None  # the view counter it counts in
+
+
 @dataclass
 class CapEvent:
     """What one cap writes to ``dedupe_cap_events`` (column names as in docs/archive-format.md)."""
@@ -176,14 +223,17 @@ class CapEvent:
     qvals: dict[str, str | None] | None = None
     sticky_keys: tuple[str, ...] = ()
     event_id: int | None = None
+    gate: dict[str, Any] | None = None   # copy and view kinds (see SoftCap.record)
+    body_hash: bytes | None = None
 
     def row(self) -> dict[str, Any]:
-        # the cluster's shapes and query values ride along in the signals JSON, so that
-        # --resume restores the same gate (docs/archive-format.md)
+        # the cluster's shapes, query values and gate ride along in the signals JSON, so
+        # that --resume restores the same gate (docs/archive-format.md)
         signals = {**self.signals, "shapes": sorted(self.shapes),
-                   "queryValues": dict(self.qvals or {})}
+                   "queryValues": dict(self.qvals or {}), **(self.gate or {})}
         return {
-            "shape_key": self.shape_key, "sample_url": self.sample_url, "body_hash": None,
+            "shape_key": self.shape_key, "sample_url": self.sample_url,
+            "body_hash": self.body_hash,
             "effective_threshold": self.effective_threshold,
             "observed_count": self.observed_count, "rejected_count": None,
             "signature": self.signature, "parent_path": self.keys.parent_path,
@@ -213,9 +263,21 @@ class SoftCap:
         self.sticky: dict[str, int] = {}          # capped counter key → event id
         self.capped_shapes: dict[str, int] = {}   # URL shape key → event id (first wins)
         self.families: dict[str, list[Family]] = {}  # abstract path → capped variants
-        # shape → [pages, repeats, indexable pages, indexable repeats]
+        self.copy_gates: dict[str, list[tuple[frozenset[str], int]]] = {}  # host → keys
+        self.view_gates: dict[str, list[tuple[frozenset[str] | None, int]]] = {}  # prefix
+        # shape → [pages, repeats, indexable pages, indexable repeats, pages with
+        # content, pages repeating content]
         self.shape_stats: OrderedDict[str, list[int]] = OrderedDict()
         self.stats_cap = max(1024, map_cap // 4)
+        small = max(256, map_cap // 50)
+        self.by_shape = BlockMemory(keys=small, nbits=16384, per_generation=1500)
+        self.by_entity = BlockMemory(keys=4 * small, nbits=8192, per_generation=600)
+        self.chrome = ChromeFilter(max_blocks=map_cap)
+        self._known: OrderedDict[str, tuple[str, int | None]] = OrderedDict()  # page → meta
+        self._copy_pending: dict[str, dict[frozenset[str], str]] = {}  # host → keys → ctr
+        self.reorder: dict[str, set[str]] = {}    # view prefix → keys that only reorder
+        self._reorder_seen: dict[tuple[str, str], int] = {}
+        self._siblings: OrderedDict[str, tuple[str, int, int]] = OrderedDict()
         self.rejected: dict[int, int] = {}        # event id → URLs refused this run
         self.events: list[CapEvent] = []
         self.observations = 0
@@ -231,31 +293,69 @@ class SoftCap:
 
         The caller records the refusal (a skipped ``pages`` row) and calls :meth:`refused`.
         """
-        if not self.capped_shapes:
+        if not (self.capped_shapes or self.copy_gates or self.view_gates):
             return None
         shape = shape_key(url)
-        event_id = self.capped_shapes.get(shape)
-        if event_id is None:
-            path, query = split_shape(shape)
-            variants = self.families.get(path)
-            if not variants:
-                return None
-            values = dict(reversed(query_values(url)))  # the first value of each key
-            event_id = next((f.event_id for f in variants if f.covers(query, values)
-                             and not self.is_novel(f.shape)), None)
-            if event_id is None:
-                return None
-        if self.is_novel(shape) or (self.allow is not None and self.allow(url)):
+        if "{" not in shape:
+            return None  # one concrete page (a hub, a listing at HEAD): never a trap's shape
+        event_id = self._shape_gate(url, shape)
+        if event_id is None and "?" in url:
+            event_id = self._copy_gate(url)
+        if event_id is None and self.view_gates:
+            event_id = self._view_gate(url)
+        if event_id is None or self.is_novel(shape) or (
+                self.allow is not None and self.allow(url)):
             return None
         return event_id
 
+    def _shape_gate(self, url: str, shape: str) -> int | None:
+        event_id = self.capped_shapes.get(shape)
+        if event_id is not None:
+            return event_id
+        path, query = split_shape(shape)
+        variants = self.families.get(path)
+        if not variants:
+            return None
+        values = dict(reversed(query_values(url)))  # the first value of each key
+        return next((f.event_id for f in variants if f.covers(query, values)
+                     and not self.is_novel(f.shape)), None)
+
+    def _copy_gate(self, url: str) -> int | None:
+        gates = self.copy_gates.get(host_key(url))
+        if not gates:
+            return None
+        keys = {k for k, _ in query_values(url)}
+        return next((event_id for need, event_id in gates if need <= keys), None)
+
+    def _view_gate(self, url: str) -> int | None:
+        view = view_of(url)
+        if view.prefix is None:
+            return None  # the entity itself is never a view
+        gates = self.view_gates.get(view.prefix)
+        if not gates:
+            return None
+        if view.keys is None:
+            return next((event_id for need, event_id in gates if need is None), None)
+        reduced = view.keys - self.reorder.get(view.prefix, set())
+        for need, event_id in gates:
+            if need is not None and (need <= reduced if need else not reduced):
+                return event_id
+        return None
+
     def is_novel(self, shape: str) -> bool:
-        """Has this shape shown mostly new content per page (never gated)?"""
+        """Has this shape shown mostly new content per page (never gated)?
+
+        New meta on most indexable pages, and — where the pages had content to compare —
+        content that at most one page in :data:`CONTENT_NOVEL_RATIO` repeated.
+        """
         stats = self.shape_stats.get(shape)
         if stats is None:
             return False
         pages, repeats = (stats[2], stats[3]) if self.noindex_rule else (stats[0], stats[1])
-        return pages >= NOVEL_MIN_PAGES and repeats * NOVEL_RATIO <= pages
+        if pages < NOVEL_MIN_PAGES or repeats * NOVEL_RATIO > pages:
+            return False
+        known, same = stats[4], stats[5]
+        return known < NOVEL_MIN_PAGES or same * CONTENT_NOVEL_RATIO <= known
 
     @property
     def noindex_rule(self) -> bool:
@@ -272,11 +372,16 @@ class SoftCap:
     # ------------------------------------------------------------------ observe
 
     def observe(self, url: str, keys: PageKeys, signals: Signals, *,
-                declared: str | None = None, indexable: bool = True) -> CapEvent | None:
+                declared: str | None = None, indexable: bool = True,
+                content: Content | None = None, chain: bool = False,
+                body_hash: bytes | None = None) -> CapEvent | None:
         """Count one eligible page; return the event if this page caps a cluster.
 
         ``declared``: the page's declared target (:func:`~nitpicker_query.signals.declared_target`);
-        ``indexable``: False when the page says ``noindex`` (meta robots or X-Robots-Tag).
+        ``indexable``: False when the page says ``noindex`` (meta robots or X-Robots-Tag);
+        ``content``: its main content (:func:`nitpicker_crawl.content.main_content`), when
+        the crawler has it; ``chain``: the page links another URL of its own shape (a
+        pager, a previous day); ``body_hash``: upstream's body hash, kept on the event.
         """
         if self.allow is not None and self.allow(url):
             return None
@@ -284,19 +389,33 @@ class SoftCap:
         self._expire()
         if indexable:
             self.indexable_seen += 1
+        reading = self._read(url, keys.shape_key, content, indexable, chain)
+        copy_keys = self._copy(url, keys, declared, content)
         meta_repeat = keys.shape_signature in self.sticky or (
             (seen := self.counters.get(keys.shape_signature)) is not None and seen.count > 0)
-        repeat = meta_repeat or (self.noindex_rule and not indexable)
-        self._count_shape(keys.shape_key, meta_repeat, indexable)
+        meta_repeat = meta_repeat or copy_keys is not None
+        repeat = meta_repeat or reading.repeat or (self.noindex_rule and not indexable)
+        self._count_shape(keys.shape_key, meta_repeat, indexable, reading)
         pairs = query_values(url) if "?" in url else ()
-        entries = [(keys.signature, "parent"), (keys.shape_signature, "shape")]
+        entries: list[tuple[str, str, dict[str, Any] | None]] = [
+            (keys.signature, "parent", None), (keys.shape_signature, "shape", None)]
         if declared is not None:
-            entries.append((declared_signature(url, declared, keys), "declared"))
+            entries.append((declared_signature(url, declared, keys), "declared", None))
         if repeat:
-            entries.append((repeat_key(keys.shape_key), "repeat"))
+            entries.append((repeat_key(keys.shape_key), "repeat", None))
+        if copy_keys:
+            entries.append((sha1_key("copy", host_key(url), *sorted(copy_keys)), "copy",
+                            {"copyKeys": sorted(copy_keys), "copyTarget": declared}))
+        if reading.view is not None:
+            entries.append(reading.view)
         fired: CapEvent | None = None
         values = [getattr(signals, n) for n in SIGNAL_NAMES]
-        for key, kind in entries:
+        values[SIGNAL_NAMES.index("contentRepeat")] = reading.repeat or copy_keys is not None
+        if (reading.known and not reading.fresh) or reading.repeat or copy_keys is not None:
+            # legit signals are evidence of a pager only while it brings new content
+            for name in LEGIT_SIGNALS:
+                values[SIGNAL_NAMES.index(name)] = False
+        for key, kind, gate in entries:
             if key in self.sticky:
                 continue
             counter = self.counters.get(key)
@@ -307,44 +426,185 @@ class SoftCap:
                 # restart them at zero on every page
                 bound = kind == "parent"
                 counter = Counter(key, kind, keys.parent_key if bound else None,
-                                  self.observations, keys)
+                                  self.observations, keys, gate=gate)
                 self.counters[key] = counter
                 self._ages.append((self.observations, key))
                 if bound:
                     self._by_parent.setdefault(keys.parent_key, set()).add(key)
+                if kind == "copy":
+                    pending = self._copy_pending.setdefault(host_key(url), {})
+                    if len(pending) < MAX_QUERY_KEYS:
+                        pending[frozenset(copy_keys or ())] = key
                 self._enforce_map_cap()
             else:
                 self.counters.move_to_end(key)
             counter.count += 1
+            counter.fresh += reading.fresh
             for i, v in enumerate(values):
                 counter.signal_counts[i] += v
             if len(counter.shapes) < MAX_SHAPES_PER_COUNTER:
                 counter.shapes.add(keys.shape_key)
             counter.add_query(pairs)
-            if fired is not None or counter.count <= self._lowest_threshold:
-                continue  # no signals can make it fire yet: skip the majority vote
+            if kind == "view":
+                if counter.entities is None:
+                    counter.entities = set()
+                if len(counter.entities) < VIEW_MIN_ENTITIES:
+                    counter.entities.add(reading.entity)
+            if fired is None:
+                fired = self._fire(counter, url, keys)
+        if fired is not None:
+            # every counter of the firing page becomes sticky: one cluster, one event
+            for key, _, _ in entries:
+                self._forget(key)
+            fired.sticky_keys = tuple(k for k, _, _ in entries)
+            fired.body_hash = body_hash
+        return fired
+
+    def _fire(self, counter: Counter, url: str, keys: PageKeys) -> CapEvent | None:
+        """The event when this counter now exceeds its threshold, else None."""
+        kind = counter.kind
+        if kind == "copy":
+            threshold = min(COPY_FAMILY_PAGES, self._lowest_threshold)
+            if counter.count <= threshold or counter.contradicted * 10 > counter.count:
+                return None
+            present = counter.majority()
+            trap_score = score(present)
+        else:
+            if counter.count <= self._lowest_threshold:
+                return None  # no signals can make it fire yet: skip the majority vote
+            if 2 * counter.fresh > counter.count:
+                return None  # its pages keep bringing new content: not a trap
+            if kind == "view" and len(counter.entities or ()) < VIEW_MIN_ENTITIES:
+                return None
             present = counter.majority()
             trap_score = score(present)
             threshold = effective_threshold(self.cap, trap_score)
-            if counter.count > threshold and not all(
-                    self.is_novel(shape) for shape in counter.shapes):
-                fired = CapEvent(signature=key, kind=kind, shape_key=keys.shape_key,
-                                 shapes=set(counter.shapes), sample_url=url,
-                                 effective_threshold=threshold, observed_count=counter.count,
-                                 trap_score=trap_score, signals={**present, "key": kind},
-                                 keys=counter.keys,
-                                 qvals=dict(counter.qvals or {}))
-        if fired is not None:
-            # every counter of the firing page becomes sticky: one cluster, one event
-            for key, _ in entries:
-                self._forget(key)
-            fired.sticky_keys = tuple(k for k, _ in entries)
-        return fired
+            if counter.count <= threshold:
+                return None
+            if kind != "view" and all(self.is_novel(shape) for shape in counter.shapes):
+                return None  # it would gate nothing
+        return CapEvent(signature=counter.key, kind=kind, shape_key=keys.shape_key,
+                        shapes=set(counter.shapes), sample_url=url,
+                        effective_threshold=threshold, observed_count=counter.count,
+                        trap_score=trap_score, signals={**present, "key": kind},
+                        keys=counter.keys, qvals=dict(counter.qvals or {}),
+                        gate=dict(counter.gate or {}))
 
-    def _count_shape(self, shape: str, repeat: bool, indexable: bool) -> None:
+    def _read(self, url: str, shape: str, content: Content | None,
+              indexable: bool, chain: bool = False) -> _Reading:
+        """What the page's content says next to what its shape and entity showed before
+        (and remember it)."""
+        if content is None:
+            return _Reading(False, False, False, "", None)
+        view = view_of(url)
+        blocks = self.chrome.content(content.novel_blocks, shape)
+        n = len(blocks)
+        known = n >= CONTENT_MIN_BLOCKS
+        unseen = self.by_shape.unseen(shape, blocks)
+        # a page too small to judge repeats only when it also links on to more of its
+        # own shape: a day of a timeline saying "No events", then the day before
+        repeat = (known or (chain and n > 0)) and unseen == 0
+        fresh = indexable and known and (
+            unseen is None or (unseen >= CONTENT_MIN_BLOCKS and unseen * FRESH_SHARE >= n))
+        counted: tuple[str, str, dict[str, Any] | None] | None = None
+        if view.prefix is not None:
+            e_unseen = self.by_entity.unseen(view.entity, blocks)
+            entity_fresh = known and e_unseen is not None and \
+                e_unseen >= CONTENT_MIN_BLOCKS and e_unseen * FRESH_SHARE >= n
+            if e_unseen is not None and not entity_fresh:
+                # another view of an entity already seen, showing what it showed
+                spec: frozenset[str] | None = None
+                if view.keys is not None:
+                    spec = view.keys - self.reorder.get(view.prefix, set())
+                    self._learn_order(url, view.prefix, content)
+                label = "*" if spec is None else "&".join(sorted(spec))
+                counted = (sha1_key("view", view.prefix, label), "view",
+                           {"view": view.prefix,
+                            "viewKeys": None if spec is None else sorted(spec)})
+            elif view.keys is not None:
+                self._learn_order(url, view.prefix, content)
+        elif "?" not in url:
+            self._remember_order(url, content)
+        self.by_shape.add(shape, blocks)
+        self.by_entity.add(view.entity, blocks)
+        return _Reading(known, repeat, fresh, view.entity, counted)
+
+    def _remember_order(self, url: str, content: Content) -> None:
+        self._sibling_put(f"{canonical_form(url)}", "", content)
+
+    def _sibling_put(self, key: str, value: str, content: Content) -> None:
+        if key not in self._siblings:
+            self._siblings[key] = (value, content.fingerprint, content.order)
+            if len(self._siblings) > self.stats_cap:
+                self._siblings.popitem(last=False)
+
+    def _learn_order(self, url: str, prefix: str, content: Content) -> None:
+        """A key whose values show the same blocks in another order (``order=size`` next
+        to ``order=name``, or next to the page without the key) only reorders: it does
+        not make a new view (decided from the pages, not from the key's name)."""
+        pairs = query_values(url)
+        if len(pairs) > MAX_QUERY_KEYS:
+            return
+        known = self.reorder.setdefault(prefix, set()) if prefix in self.reorder else None
+        for i, (k, v) in enumerate(pairs):
+            if known is not None and k in known:
+                continue
+            rest = pairs[:i] + pairs[i + 1:]
+            base = canonical_form(url.split("?", 1)[0] + ("?" + "&".join(
+                f"{a}={b}" for a, b in rest) if rest else ""))
+            other = self._siblings.get(f"{base}")
+            if other is None:
+                self._sibling_put(f"{base}", k + "=" + v, content)
+            elif other[0] != k + "=" + v and other[1] == content.fingerprint \
+                    and other[2] != content.order:
+                seen = self._reorder_seen.get((prefix, k), 0) + 1
+                self._reorder_seen[(prefix, k)] = seen
+                if seen >= REORDER_EVIDENCE:
+                    self.reorder.setdefault(prefix, set()).add(k)
+                if len(self._reorder_seen) > self.stats_cap:
+                    self._reorder_seen.pop(next(iter(self._reorder_seen)))
+
+    def _copy(self, url: str, keys: PageKeys, declared: str | None,
+              content: Content | None) -> frozenset[str] | None:
+        """A page declaring itself a copy of a page already observed, with the same meta
+        (and content, when both have it): the query keys it has beyond its target's
+        (empty when its path differs). Also remembers this page, and counts it against
+        the copy families it belongs to without being a copy."""
+        meta = sha1_key(keys.title, keys.description, keys.og_title, keys.og_url)
+        fingerprint = content.fingerprint if content is not None else None
+        result: frozenset[str] | None = None
+        if declared is not None:
+            target = self._known.get(declared)
+            if target is not None and target[0] == meta and (
+                    target[1] is None or fingerprint is None or target[1] == fingerprint):
+                page = canonical_form(url) or ""
+                path, _, query = page.partition("?")
+                t_path, _, t_query = declared.partition("?")
+                mine = {p.split("=", 1)[0] for p in query.split("&") if p}
+                theirs = {p.split("=", 1)[0] for p in t_query.split("&") if p}
+                result = frozenset(mine - theirs) if path == t_path else frozenset()
+        pending = self._copy_pending.get(host_key(url)) if "?" in url else None
+        if pending:
+            mine_keys = {k for k, _ in query_values(url)}
+            for need, key in list(pending.items()):
+                counter = self.counters.get(key)
+                if counter is None:
+                    del pending[need]
+                elif need <= mine_keys and result != need:
+                    counter.contradicted += 1
+        form = canonical_form(url)
+        if form is not None:
+            self._known[form] = (meta, fingerprint)
+            self._known.move_to_end(form)
+            if len(self._known) > self.map_cap:
+                self._known.popitem(last=False)
+        return result
+
+    def _count_shape(self, shape: str, repeat: bool, indexable: bool,
+                     reading: _Reading) -> None:
         stats = self.shape_stats.get(shape)
         if stats is None:
-            stats = self.shape_stats[shape] = [0, 0, 0, 0]
+            stats = self.shape_stats[shape] = [0, 0, 0, 0, 0, 0]
             if len(self.shape_stats) > self.stats_cap:
                 self.shape_stats.popitem(last=False)
         else:
@@ -354,6 +614,9 @@ class SoftCap:
         if indexable:
             stats[2] += 1
             stats[3] += repeat
+        if reading.known or reading.repeat:
+            stats[4] += 1
+            stats[5] += reading.repeat
 
     def record(self, event: CapEvent, event_id: int) -> None:
         """Make ``event`` effective under the id the archive gave it."""
@@ -363,19 +626,35 @@ class SoftCap:
                 *event.sticky_keys}
         for key in keys:
             self.sticky.setdefault(key, event_id)
-        self._gate(event_id, event.shapes, event.qvals)
+        self._gate(event_id, event.kind, event.shapes, event.qvals, event.gate)
 
     def restore(self, event_id: int, signature: str, shapes: set[str],
-                qvals: dict[str, str | None] | None = None) -> None:
+                qvals: dict[str, str | None] | None = None,
+                signals: dict[str, Any] | None = None) -> None:
         """Resume: a cap recorded in the archive applies again (sticky across runs).
 
         ``qvals`` None (an event written before query values were recorded): no constant
-        is known, so the family covers supersets only.
+        is known, so the family covers supersets only. ``signals``: the event's stored
+        signals JSON (its kind and, for copy and view caps, what they refuse).
         """
+        signals = signals or {}
+        kind = str(signals.get("key") or "parent")
         self.sticky.setdefault(signature, event_id)
-        self._gate(event_id, shapes, qvals)
+        self._gate(event_id, kind, shapes, qvals, signals)
 
-    def _gate(self, event_id: int, shapes: set[str], qvals: dict[str, str | None] | None) -> None:
+    def _gate(self, event_id: int, kind: str, shapes: set[str],
+              qvals: dict[str, str | None] | None, gate: dict[str, Any] | None) -> None:
+        gate = gate or {}
+        if kind == "copy" and isinstance(gate.get("copyKeys"), list) and gate["copyKeys"]:
+            need = frozenset(str(k) for k in gate["copyKeys"])
+            for host in {shape.split("/", 1)[0] for shape in shapes}:  # shapes start so
+                self.copy_gates.setdefault(host, []).append((need, event_id))
+            return
+        if kind == "view" and isinstance(gate.get("view"), str):
+            listed = gate.get("viewKeys")
+            spec = frozenset(str(k) for k in listed) if isinstance(listed, list) else None
+            self.view_gates.setdefault(gate["view"], []).append((spec, event_id))
+            return
         qvals = qvals or {}
         for shape in sorted(shapes):
             self.capped_shapes.setdefault(shape, event_id)

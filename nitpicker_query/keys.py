@@ -219,3 +219,45 @@ def is_eligible(*, is_external: bool, content_type: str | None, title: str | Non
     if is_external or content_type != "text/html":
         return False
     return any(meta_value(v) for v in (title, og_title, og_url))
+
+
+@dataclass(frozen=True)
+class View:
+    """The *entity* a URL shows and the *view* of it, when it is one (the soft cap's
+    entity × view rule, docs/soft-cap.md).
+
+    - A URL with a query is a view of the page at its path: ``/browser/src/a.py?rev=7``
+      shows the entity ``/browser/src/a.py`` through the view ``browser?{rev}``. The view's
+      *prefix* is the host and the path's first segment (``example.com/browser``; only the
+      host for one-segment paths, which have no section to share), its *keys* the query's.
+    - A URL without a query whose path goes on after its last variable segment is a view
+      of the path up to that segment: ``/changeset/4f2a91/src/a.py`` shows
+      ``/changeset/4f2a91`` through ``/changeset/{n}/*`` (keys None: a *trailing* view).
+    - Anything else is an entity page itself (``view`` None): ``/browser/src/a.py``,
+      ``/changeset/4f2a91``, ``/wiki/Main_Page``.
+    """
+
+    entity: str                      # host key + path of the entity
+    prefix: str | None = None        # None: the URL is the entity page itself
+    keys: frozenset[str] | None = None
+
+
+def view_of(url: str) -> View:
+    """The entity and view of a URL (see :class:`View`)."""
+    parts = urlsplit(url)
+    host = host_key(url)
+    path = _normal_path(parts.path)
+    segments = [s for s in path.split("/") if s]
+    if parts.query:
+        keys = frozenset(k for k, _ in parse_qsl(parts.query, keep_blank_values=True))
+        if keys:
+            first = segments[0] if len(segments) > 1 else ""
+            if first and is_variable_segment(first):
+                first = "{n}"
+            return View(host + "/" + "/".join(segments), f"{host}/{first}", keys)
+    last = max((i for i, s in enumerate(segments) if is_variable_segment(s)), default=-1)
+    if 0 <= last < len(segments) - 1:
+        head = segments[: last + 1]
+        abstract = ["{n}" if is_variable_segment(s) else s for s in head]
+        return View(host + "/" + "/".join(head), f"{host}/{'/'.join(abstract)}/*")
+    return View(host + "/" + "/".join(segments))

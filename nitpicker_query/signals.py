@@ -19,7 +19,10 @@ Signals of one page (seed 000 §3):
 - legit: og:url equivalent to the page (``ogUrlSelf``); ``<link rel=canonical>``
   equivalent to the page (``canonicalSelf``); ``rel=prev``/``rel=next`` present
   (``relPrevNext``); an ordinal ending the title — ``Page 3``, ``ページ 3``, ``- 3``,
-  ``(3)`` (``ordinalTitle``).
+  ``(3)`` (``ordinalTitle``);
+- trap, from content (only the crawler sees it while crawling): the page's main content
+  holds nothing its URL shape had not already produced (``contentRepeat``); the crawler
+  also drops a page's legit signals when its content is not new (docs/soft-cap.md).
 
 A cluster's signal counts when at least half of its pages observed so far had it. Score =
 trap signals − legit signals; the effective threshold for ``--dedupe-cap N`` is
@@ -42,7 +45,7 @@ _ORDINAL = re.compile(
     re.IGNORECASE,
 )
 
-TRAP_SIGNALS = ("ogUrlMismatch", "ogUrlPointsToParent")
+TRAP_SIGNALS = ("ogUrlMismatch", "ogUrlPointsToParent", "contentRepeat")
 LEGIT_SIGNALS = ("ogUrlSelf", "canonicalSelf", "relPrevNext", "ordinalTitle")
 
 
@@ -122,6 +125,7 @@ class Signals:
     canonicalSelf: bool = False
     relPrevNext: bool = False
     ordinalTitle: bool = False
+    contentRepeat: bool = False  # set by the crawler, which sees content (docs/soft-cap.md)
 
     def as_dict(self) -> dict[str, bool]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

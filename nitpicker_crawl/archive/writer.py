@@ -555,8 +555,10 @@ class ArchiveWriter:
                               "COALESCE(rejected_count, 0) + ? WHERE id = ?", (n, event_id))
         self.commit()
 
-    def cap_events(self) -> list[tuple[int, str, set[str], dict[str, str | None] | None]]:
-        """``(id, signature, shape keys, query values)`` of every recorded cap (for resume).
+    def cap_events(self) -> list[tuple[int, str, set[str], dict[str, str | None] | None,
+                                       dict[str, Any]]]:
+        """``(id, signature, shape keys, query values, signals)`` of every recorded cap (for
+        resume).
 
         Shapes and query values come from the event's ``signals`` JSON when it has them
         (events written by this version), else from ``page_signatures`` (older ones).
@@ -579,7 +581,7 @@ class ArchiveWriter:
                 qvals = {str(k): (str(v) if v is not None else None) for k, v in qvals.items()}
             else:
                 qvals = None
-            result.append((event_id, signature, shapes, qvals))
+            result.append((event_id, signature, shapes, qvals, stored))
         return result
 
     def save_page_signature(self, page_id: int, *, signature: str, shape_signature: str,

@@ -86,8 +86,8 @@ def get_page_detail(
         result["isDedupeCapped"] = (row["skipReason"] if "skipReason" in keys else None) == (
             "dedupe-cap"
         )
-        result["dedupeCapShapeKey"] = (_credited_shape(a, url) if result["isDedupeCapped"]
-                                       else None)
+        result["dedupeCapShapeKey"] = (_credited_shape(a, url, row["meta_extras"])
+                                       if result["isDedupeCapped"] else None)
         result["metaExtras"] = json_object(row["meta_extras"])
         result["responseHeaders"] = json_object(row["responseHeaders"])
         page_id = row["id"]
@@ -130,13 +130,20 @@ def _problems(a: Archive, page_id: int, url: str) -> list[dict[str, Any]]:
             for at, phase, message in found[:PROBLEMS_LIMIT]]
 
 
-def _credited_shape(a: Archive, url: str) -> str | None:
-    """The shape key of the cap event a refused URL is credited to (the lowest id whose
-    cluster has the URL's shape), as the crawler credited it; for a URL refused as a
+def _credited_shape(a: Archive, url: str, extras: Any = None) -> str | None:
+    """The shape key of the cap event a refused URL is credited to: the event the crawler
+    recorded on the skipped row (``meta_extras.capEvent``), else — archives of older
+    versions — the lowest id whose cluster has the URL's shape, or for a URL refused as a
     *variant* of a capped shape (same host and path, other query keys), the lowest event
     with a shape on that path."""
     if not a.has_table("dedupe_cap_events"):
         return None
+    recorded = json_object(extras).get("capEvent") if extras is not None else None
+    if isinstance(recorded, int) and not isinstance(recorded, bool):
+        found = a.execute("SELECT shape_key FROM dedupe_cap_events WHERE id = ?",
+                          (recorded,)).fetchone()
+        if found is not None:
+            return str(found[0])
     shape = shape_key(url)
     row = a.execute("SELECT shape_key FROM dedupe_cap_events WHERE shape_key = ? "
                     "ORDER BY id LIMIT 1", (shape,)).fetchone()

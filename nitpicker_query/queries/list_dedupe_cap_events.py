@@ -7,6 +7,7 @@ from typing import Any
 from ..archive import Archive, opened
 from ..clusters import members_of
 from ..format import strict_page
+from ..keys import view_of
 from ..paging import check_paging, envelope
 from ._common import json_object
 
@@ -16,34 +17,68 @@ _COLUMNS = ("id", "shape_key", "sample_url", "body_hash", "effective_threshold",
 
 
 def captured_counts(a: Archive, signatures: list[str]) -> dict[str, int]:
-    """Rendered internal pages per signature (an event's signature may be either kind)."""
+    """Rendered internal pages per signature: an event's signature may be either kind, or
+    both at once — the parent signature of ``/timeline?from=N`` pages is the shape
+    signature of the bare ``/timeline`` (one key, one counter, keys.py), so the two
+    groups are united."""
     if not signatures:
         return {}
     by_parent = members_of(a, "signature", signatures)
     by_shape = members_of(a, "shape", signatures)
-    return {sig: max(len(by_parent[sig]), len(by_shape[sig])) for sig in signatures}
+    return {sig: len({m.url for m in by_parent[sig]} | {m.url for m in by_shape[sig]})
+            for sig in signatures}
 
 
 def _shape_captured(a: Archive, row: dict[str, Any], signals: dict[str, Any]) -> int:
-    """Pages of a ``repeat`` cap (its URL shape) or a ``declared`` cap (its shapes and meta).
+    """Pages of a ``repeat`` cap (its URL shape), a ``declared`` cap (its shapes and meta),
+    a ``copy`` cap (its shapes) or a ``view`` cap (:func:`_view_captured`).
 
     Those clusters are not keyed by a page signature, so they are counted from the stored
     shape keys; an archive without ``page_signatures`` answers 0.
     """
     if not a.has_table("page_signatures"):
         return 0
+    if signals.get("key") == "view":
+        return _view_captured(a, signals)
     if signals.get("key") == "repeat":
         return a.count(f"SELECT count(*) FROM page_signatures ps JOIN pages p ON p.id = "
                        f"ps.page_id WHERE {strict_page('p')} AND ps.shape_key = ?",
                        (row["shape_key"],))
     shapes = [s for s in signals.get("shapes") or [row["shape_key"]] if isinstance(s, str)]
     marks = ",".join("?" for _ in shapes)
+    if signals.get("key") == "copy":  # copies of many pages: each one's meta is its own
+        return a.count(f"SELECT count(*) FROM page_signatures ps JOIN pages p ON p.id = "
+                       f"ps.page_id WHERE {strict_page('p')} AND ps.shape_key IN ({marks})",
+                       tuple(shapes))
     meta = [row.get(c) or "" for c in ("title", "description", "og_title", "og_url")]
     return a.count(f"SELECT count(*) FROM page_signatures ps JOIN pages p ON p.id = "
                    f"ps.page_id WHERE {strict_page('p')} AND ps.shape_key IN ({marks}) AND "
                    "coalesce(p.title, '') = ? AND coalesce(p.description, '') = ? AND "
                    "coalesce(p.og_title, '') = ? AND coalesce(p.og_url, '') = ?",
                    (*shapes, *meta))
+
+
+def _view_captured(a: Archive, signals: dict[str, Any]) -> int:
+    """Pages of a ``view`` cap: the archived pages that are that view of any entity (its
+    prefix, and its query keys or its trailing path: :func:`nitpicker_query.keys.view_of`)."""
+    prefix = signals.get("view")
+    if not isinstance(prefix, str):
+        return 0
+    listed = signals.get("viewKeys")
+    need = frozenset(str(k) for k in listed) if isinstance(listed, list) else None
+    like = prefix.replace("{n}", "%").removesuffix("/*").replace("_", "\\_") + "%"
+    count = 0
+    for (url,) in a.rows(f"SELECT p.url FROM page_signatures ps JOIN pages p ON p.id = "
+                         f"ps.page_id WHERE {strict_page('p')} AND ps.shape_key LIKE ? "
+                         "ESCAPE '\\'", (like,)):
+        view = view_of(str(url))
+        if view.prefix != prefix:
+            continue
+        if need is None:
+            count += view.keys is None
+        else:
+            count += view.keys is not None and need <= view.keys
+    return count
 
 
 def event_item(row: dict[str, Any], captured: int, archived: bool) -> dict[str, Any]:
@@ -103,7 +138,8 @@ def _items(a: Archive, rows: list[dict[str, Any]], *, first_only: bool = False
                              (r["sample_url"],)).fetchone() is not None
         count = captured.get(r.get("signature") or "", 0)
         signals = json_object(r.get("signals")) if r.get("signals") is not None else None
-        if isinstance(signals, dict) and signals.get("key") in ("repeat", "declared"):
+        if isinstance(signals, dict) and signals.get("key") in ("repeat", "declared", "copy",
+                                                                 "view"):
             count = _shape_captured(a, r, signals)
         result[key if first_only else str(r["id"])] = event_item(r, count, archived)
     return result
