@@ -60,6 +60,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
+from .content import (
+    CATALOGUE_PAGES,
+    NEWS,
+    REPOSITORY,
+    SHELF_PAGES,
+    blog_posts,
+    catalogue_items,
+    legit_repo_paths,
+    news_article,
+    news_comments,
+    shelf_books,
+    thread_posts,
+)
+
 COLOURS = ("red", "orange", "yellow", "green", "blue", "indigo", "violet", "black", "white",
            "grey", "navy", "teal", "olive", "maroon", "coral", "salmon", "gold", "silver",
            "beige", "ivory", "khaki", "lime", "mint", "peach", "plum", "rose", "ruby", "sand",
@@ -118,7 +132,7 @@ LAYOUTS: dict[str, tuple[str, str, str]] = {
                      '<ul id="pagehistory">', '<li class="history-row">{link}</li>',
                      '</ul></form></div></main>'),
     "blog": ('<main class="blog"><article class="post"><h1 class="entry-title">{title}</h1>'
-             '<div class="entry-content"><p>A post.</p></div></article><nav class="pagination">',
+             '<div class="entry-content"><p>A post.</p>',
              '<span class="page-link">{link}</span>', '</nav></main>'),
     "product-list": ('<main class="shop"><ul class="product-grid">',
                      '<li class="product-card">{link}</li>', '</ul></main>'),
@@ -126,6 +140,9 @@ LAYOUTS: dict[str, tuple[str, str, str]] = {
                 '<div class="product-photo"></div></div><div class="product-info"><h1 '
                 'class="product-title">{title}</h1><p class="price">$20</p>',
                 '<p class="back">{link}</p>', '</div></div></main>'),
+    "shelf": ('<main class="shelf">', '<p class="pager">{link}</p>', '</main>'),
+    "thread": ('<main class="thread">', '<span class="page-link">{link}</span>', '</main>'),
+    "article": ('<main class="article">', '<p class="share">{link}</p>', '</main>'),
     "doc": ('<main class="doc"><article class="doc-body"><h1 class="doc-title">{title}</h1>'
             '<ul class="doc-nav">', '<li class="doc-link">{link}</li>', '</ul></article></main>'),
 }
@@ -224,6 +241,13 @@ TRAP_FAMILIES = {  # family → (SQL LIKE of its URLs, og:url points at a parent
     "superset query keys": ("%/login?%", False, True),
     "per-entity variants": ("%/changes?%", False, True),
     "faceted search": ("%/shop/search?%", True, True),
+    "pager past its end": ("%/shelf/?page=%", True, True),
+    "share variants": ("%/news/%?ref=%", True, True),
+    "revisions of files": ("%/repo/browser/%?rev=%", False, True),
+    "sort orders": ("%/repo/browser/%?order=%", False, True),
+    "changesets per path": ("%/repo/changeset/%/%", False, True),
+    "revision logs per path": ("%/repo/log/_%", False, True),
+    "timeline": ("%/repo/timeline?%", True, True),
 }
 """What tests and benchmarks count as trap pages, per family."""
 
@@ -237,7 +261,12 @@ def legit_paths(*, unbounded: bool = False) -> list[str]:
         "/index.php?title=Main_Page", *(f"/index.php?title={a}" for a in ARTICLES),
     ]
     if unbounded:
-        paths += ["/members/", "/guide/", "/items/", *(f"/items/{i}/" for i in ITEMS)]
+        paths += ["/members/", "/guide/", "/items/", *(f"/items/{i}/" for i in ITEMS),
+                  *(f"/shelf/?page={n}" for n in range(1, SHELF_PAGES + 1)),
+                  *(f"/catalogue/?page={n}" for n in range(1, CATALOGUE_PAGES + 1)),
+                  *(f"/threads/?p={n}" for n in range(1, CATALOGUE_PAGES + 1)),
+                  "/news/", *(f"/news/{s}" for s in NEWS),
+                  *(f"/news/{s}?view=print" for s in NEWS[:5]), *legit_repo_paths()]
     return paths
 
 
@@ -268,7 +297,9 @@ class Site:
             ("/members/", self.members), ("/guide/", self.guide), ("/login", self.login),
             ("/items/", self.items), ("/changes/latest", self.latest),
             ("/changes", self.changes), ("/nofollow/", self.nofollow),
-            ("/shop/search", self.facets),
+            ("/shop/search", self.facets), ("/shelf/", self.shelf),
+            ("/catalogue/", self.catalogue), ("/threads/", self.catalogue),
+            ("/news/", self.news), ("/repo/", self.repo),
         ] if self.unbounded else []
         return [*wild,
             ("/robots.txt", lambda p, q: Response(body=b"User-agent: *\nDisallow: /private/\n",
@@ -321,7 +352,8 @@ class Site:
                  "/files/report.pdf", "/links/", "/no-head/", "/about#team"]
         if self.unbounded:
             links += ["/members/", "/guide/", "/login?returnto=Home", "/items/",
-                      "/shop/search?color=red", "/nofollow/"]
+                      "/shop/search?color=red", "/nofollow/", "/shelf/?page=1",
+                      "/catalogue/?page=1", "/threads/?p=1", "/news/", "/repo/"]
         body = ('<img src="/static/logo.png" alt="TrapZoo logo" width="10" height="10">'
                 '<img src="/static/banner.png">')
         return page("TrapZoo", description="A site of crawler traps", og_title="TrapZoo",
@@ -521,6 +553,90 @@ class Site:
                     links=["/shop/search?" + "&".join(f"{k}={v}" for k, v in sorted(q.items()))
                            for q in links])
 
+    # ------------------------------------------------------------------ content families
+
+    def shelf(self, path: str, query: dict[str, list[str]]) -> Response:
+        """A pager past its end: ``/shelf/?page=N`` has SHELF_PAGES real pages; every page
+        after them answers 200 with the last page's books again, a fresh ordinal title,
+        rel=prev/next and a self canonical — every legit signal, nothing new."""
+        if path != "/shelf/":
+            return self.not_found()
+        n = max(1, _int(query.get("page", ["1"])[0]))
+        shown = min(n, SHELF_PAGES)
+        own = f"/shelf/?page={n}"
+        books = "".join(f'<li class="book"><a href="/shelf/book/{b}">{html.escape(t)}</a>'
+                        f'<p class="blurb">{html.escape(blurb)}</p></li>'
+                        for b, t, blurb in shelf_books(shown))
+        head = f'<link rel="next" href="/shelf/?page={n + 1}">'
+        links = [f"/shelf/?page={n + 1}"]
+        if n > 1:
+            head += f'<link rel="prev" href="/shelf/?page={n - 1}">'
+            links.insert(0, f"/shelf/?page={n - 1}")
+        body = (f'<h1>Bookshelf - Page {n}</h1><ul class="books">{books}</ul>')
+        return page(f"Bookshelf - Page {n}", description="Every book we stock",
+                    og_title="Bookshelf", og_url=own, canonical=own, head=head,
+                    body=body, links=links, layout="shelf")
+
+    def catalogue(self, path: str, query: dict[str, list[str]]) -> Response:
+        """Two real pagers of CATALOGUE_PAGES pages with different items on every page:
+        ``/catalogue/?page=N`` with one generic title and og:url = canonical = self, and
+        ``/threads/?p=N`` (a forum thread) with one title, no ordinal, no rel=prev/next."""
+        thread = path == "/threads/"
+        if path not in ("/catalogue/", "/threads/"):
+            return self.not_found()
+        n = _int(query.get("p" if thread else "page", ["1"])[0])
+        if not 1 <= n <= CATALOGUE_PAGES:
+            return self.not_found()
+        key = "p" if thread else "page"
+        own = f"{path}?{key}={n}"
+        pager = [f"{path}?{key}={m}" for m in (n - 1, n + 1) if 1 <= m <= CATALOGUE_PAGES]
+        if thread:
+            posts = "".join(f'<article class="post"><h2>{html.escape(a)} wrote</h2>'
+                            f'<p>{html.escape(t)}</p></article>'
+                            for a, t in thread_posts(n))
+            return page("Which tent for the Alps? - Forum", description="A forum thread",
+                        og_title="Which tent for the Alps?", canonical=own, body=posts,
+                        links=pager, layout="thread")
+        items = "".join(f'<li class="ware"><h2>{html.escape(t)}</h2><p>{html.escape(d)}</p>'
+                        f'</li>' for t, d in catalogue_items(n))
+        return page("Catalogue | TrapZoo", description="Our catalogue",
+                    og_title="Catalogue", og_url=own, canonical=own,
+                    body=f'<ul class="wares">{items}</ul>', links=pager, layout="shelf")
+
+    def news(self, path: str, query: dict[str, list[str]]) -> Response:
+        """Articles with share links: ``?ref=<id>&utm_source=…`` answers the article
+        itself, canonical and og:url naming the clean article, and links two fresh
+        variants; ``?view=print`` is another page (comments included, its own title)."""
+        slug = path[len("/news/"):].strip("/")
+        if path == "/news/":
+            return page("News", description="All the news", og_title="News",
+                        links=[f"/news/{s}" for s in NEWS], layout="news-archive")
+        if slug not in NEWS:
+            return self.not_found()
+        clean = f"/news/{slug}"
+        flat = {k: v[0] for k, v in query.items()}
+        title, paragraphs = news_article(slug)
+        text = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+        if flat.get("view") == "print":
+            comments = "".join(f"<p>{html.escape(c)}</p>" for c in news_comments(slug))
+            return page(f"Print: {title}", description=f"{title}, printable",
+                        canonical=f"{clean}?view=print",
+                        body=f"<h1>{html.escape(title)}</h1>{text}<h2>Comments</h2>{comments}",
+                        layout="plain")
+        ref = flat.get("ref", "root")
+        share = [f"{clean}?ref={_hex(ref + s)[:10]}&utm_source={s}"
+                 for s in ("mail", "social")]
+        links = share + ([f"{clean}?view=print"] if slug in NEWS[:5] else []) + ["/news/"]
+        return page(title, description=paragraphs[0][:120], og_title=title,
+                    og_url=clean, canonical=clean,
+                    body=f"<h1>{html.escape(title)}</h1>{text}", links=links,
+                    layout="article")
+
+    def repo(self, path: str, query: dict[str, list[str]]) -> Response:
+        """A small repository browser (:class:`~.content.Repository`)."""
+        body = REPOSITORY.page(path, {k: v[0] for k, v in query.items()})
+        return Response(body=body) if body is not None else self.not_found()
+
     # ------------------------------------------------------------------ legit families
 
     def blog(self, path: str, query: dict[str, list[str]]) -> Response:
@@ -535,8 +651,12 @@ class Site:
         if n < BLOG_PAGES:
             head += f'<link rel="next" href="/blog/page/{n + 1}/">'
             links.append(f"/blog/page/{n + 1}/")
+        # a real blog's pages list other posts: page N shows its own five
+        posts = "".join(f'<h2 class="entry-title">{html.escape(t)}</h2>'
+                        for t in blog_posts(n)) + '</div></article><nav class="pagination">'
         return page(f"Blog - Page {n}", description="Our blog", og_title="Blog",
-                    og_url=f"/blog/page/{n}/", links=links, head=head, layout="blog")
+                    og_url=f"/blog/page/{n}/", links=links, head=head, layout="blog",
+                    body=posts)
 
     def products(self, path: str, query: dict[str, list[str]]) -> Response:
         if path == "/products/":

@@ -12,6 +12,7 @@ import pytest
 
 import nitpicker_query as q
 from nitpicker_crawl.trapzoo import TrapZoo
+from nitpicker_crawl.trapzoo.content import legit_repo_paths
 from nitpicker_crawl.trapzoo.site import TRAP_FAMILIES, legit_paths
 from tests.crawl.conftest import Crawl, crawl_site
 
@@ -45,6 +46,12 @@ def _fetched(archive: Path, pattern: str) -> int:
                      "AND (isSkipped = 0 OR isSkipped IS NULL)", pattern)[0][0])
 
 
+def _urls(archive: Path, pattern: str) -> list[str]:
+    return [str(u) for (u,) in _rows(archive, "SELECT url FROM pages WHERE url LIKE ? AND "
+                                     "status = 200 AND (isSkipped = 0 OR isSkipped IS NULL)",
+                                     pattern)]
+
+
 def test_ends_by_itself_with_every_legit_page(capped: tuple[int, Crawl], wild: TrapZoo) -> None:
     _, crawl = capped
     assert crawl.returncode == 0, crawl.stderr[-2000:]
@@ -57,14 +64,44 @@ def test_ends_by_itself_with_every_legit_page(capped: tuple[int, Crawl], wild: T
     assert not refused & set(legit)
 
 
-def test_trap_pages_stay_within_three_thresholds_per_family(capped: tuple[int, Crawl]) -> None:
+def test_trap_pages_stay_within_three_thresholds_per_family(capped: tuple[int, Crawl],
+                                                            wild: TrapZoo) -> None:
     n, crawl = capped
     budget = 3 * sum(math.ceil(0.3 * n) if og else n for _, og in TRAPS.values())
-    per_family = {name: _fetched(crawl.archive, like)
+    legit = {wild.url + p.lstrip("/") for p in legit_paths(unbounded=True)}
+    per_family = {name: len(set(_urls(crawl.archive, like)) - legit)
                   for name, (like, _) in TRAPS.items()}
     assert sum(per_family.values()) <= budget, per_family
-    # and every family was actually entered and stopped
-    assert all(count > 0 for count in per_family.values()), per_family
+    # and every family was actually entered (fetched, or refused by a cap)
+    refused = {name: _rows(crawl.archive, "SELECT count(*) FROM pages WHERE url LIKE ? AND "
+                           "skipReason = 'dedupe-cap'", like)[0][0]
+               for name, (like, _) in TRAPS.items()}
+    assert all(per_family[f] + refused[f] > 0 for f in TRAPS), (per_family, refused)
+
+
+def test_content_families_stay_within_three_thresholds_each(capped: tuple[int, Crawl],
+                                                             wild: TrapZoo) -> None:
+    """The families only content tells apart, one by one: the pager past its end and the
+    share variants at a trap's threshold (their pages repeat what the crawl has), each
+    view of the repository within three thresholds, its timeline too; every file at
+    HEAD and every changeset fetched (once: one row per URL)."""
+    n, crawl = capped
+    low = math.ceil(0.3 * n)
+    legit = {wild.url + p.lstrip("/") for p in legit_paths(unbounded=True)}
+
+    def traps(family: str) -> int:
+        return len(set(_urls(crawl.archive, TRAPS[family][0])) - legit)
+
+    assert 0 < traps("pager past its end") <= 3 * low
+    assert 0 < traps("share variants") <= 3 * low
+    for view in ("revisions of files", "sort orders", "changesets per path",
+                 "revision logs per path", "timeline"):
+        assert traps(view) <= 3 * n, view
+    repo = [wild.url + p.lstrip("/") for p in legit_repo_paths()]
+    rows = _rows(crawl.archive, "SELECT url, count(*) FROM pages WHERE status = 200 AND "
+                 "url LIKE '%/repo/%' GROUP BY url")
+    fetched = dict(rows)
+    assert all(fetched.get(u) == 1 for u in repo), [u for u in repo if fetched.get(u) != 1]
 
 
 def test_every_trap_family_is_capped(capped: tuple[int, Crawl]) -> None:
@@ -72,10 +109,11 @@ def test_every_trap_family_is_capped(capped: tuple[int, Crawl]) -> None:
     events = q.list_dedupe_cap_events(crawl.archive, limit=1000)["items"]
     shapes = [e["shapeKey"] for e in events]
     for marker in ("/list/date/", "/search?", "/catalog/", "/archive/", "action={v}",
-                   "/members/", "/guide/{r}/", "/login?", "/changes?", "/shop/search?"):
+                   "/members/", "/guide/{r}/", "/login?", "/changes?", "/shop/search?",
+                   "/shelf/?page=", "/news/", "/repo/browser/", "/repo/timeline?"):
         assert any(marker in s for s in shapes), (marker, shapes)
     kinds = {e["signals"]["key"] for e in events}
-    assert {"parent", "shape", "repeat"} <= kinds
+    assert {"parent", "shape", "repeat", "copy", "view"} <= kinds
     # every kind of cap counts the pages it kept, and refused what it counted
     for e in events:
         assert e["capturedPageCount"] >= e["observedCount"], e
