@@ -22,11 +22,13 @@ This module gives the cap the content side, in two forms:
   the hash of the blocks in document order: same fingerprint, another order is how the
   cap tells a sort order from a new page.
 
-  ``novel_blocks`` are what the cap compares pages by: each block with its digit runs
-  masked as well (``Page 10``, ``Next (11)``, ``3 comments`` are not new content), and
-  without the blocks that name one of the URL's own variable values (``2031`` of
-  ``/list/date/2031/``, ``alpha`` of ``?item=alpha``): a page past a pager's end differs
-  from the last real page only by numbers and its own name for itself.
+  ``novel_blocks`` are what the cap compares pages by: the blocks without the short ones
+  (headings, labels: :data:`SELF_NAME_WORDS`) that name one of the URL's own variable values (``Page 9`` on ``?page=9``, ``Changes to alpha``
+  on ``?item=alpha``: :func:`url_values`) and without the texts of the page's links to
+  other pages of its own shape (``Page 10``, ``Previous day``): a page past a pager's end
+  differs from the last real page only by its own name and its pager. ``masked_blocks``
+  are the same with every number masked: a block that differs from one seen before only
+  in its numbers ("Show 50 changes" after "Show 100 changes") is not *new* content.
 
 Bounded by construction: at most :data:`MAX_BLOCKS` blocks of :data:`MAX_BLOCK_CHARS`
 characters each are hashed, whatever the page holds.
@@ -89,19 +91,45 @@ def _block_hash(text: str) -> int:
     return int.from_bytes(digest.digest(), "big")
 
 
-def url_tokens(url: str) -> frozenset[str]:
-    """The URL's own variable values, as word tokens: what a page may print about itself
-    (its page number, its date, its id) without being new content."""
+def url_values(url: str) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    """The URL's own variable values, as what a page may print about itself without it
+    being new content: its numbers (``9`` of ``?page=9``; ``1990``, ``01``, ``05`` of
+    ``?from=1990-01-05``), each matched on its own, and its word values as phrases
+    (``Topic_007`` → ``topic 007``), matched only as a whole."""
     try:
         parts = urlsplit(url)
     except ValueError:
-        return frozenset()
+        return frozenset(), ()
     values = [unquote(s) for s in parts.path.split("/") if is_variable_segment(s)]
     values += [v for _, v in parse_qsl(parts.query, keep_blank_values=False)]
-    tokens = {t.lower() for v in values[:16] for t in _TOKEN.findall(v[:200])}
-    # numbers are masked in every block anyway (``Page 9`` is ``Page #``): only words and
-    # short mixed ids name the page here, and a line saying "1 comment" stays content
-    return frozenset(t for t in tokens if len(t) <= 64 and not t.isdigit())
+    numbers: set[str] = set()
+    phrases: list[tuple[str, ...]] = []
+    for value in values[:16]:
+        tokens = tuple(t.lower() for t in _TOKEN.findall(value[:200]))
+        if tokens and all(t.isdigit() for t in tokens):
+            numbers.update(tokens)
+        elif tokens and len(tokens) <= 12:
+            phrases.append(tokens)
+    return frozenset(numbers), tuple(phrases)
+
+
+SELF_NAME_WORDS = 6
+"""Words a block may have to count as the page naming itself (a heading, a label:
+"Catalog - Page 9", "Friday 05 January 1990"); a sentence that mentions the page's name
+("Paragraph 2 about topic 127 …") is content."""
+
+
+def _names_itself(tokens: list[str], numbers: frozenset[str],
+                  phrases: tuple[tuple[str, ...], ...]) -> bool:
+    if len(tokens) > SELF_NAME_WORDS:
+        return False
+    if numbers and numbers.intersection(tokens):
+        return True
+    for phrase in phrases:
+        n = len(phrase)
+        if any(tuple(tokens[i:i + n]) == phrase for i in range(len(tokens) - n + 1)):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -110,6 +138,7 @@ class Content:
 
     blocks: frozenset[int]         # every block of the main region
     novel_blocks: frozenset[int]   # the blocks not naming the URL's own variable values
+    masked_blocks: frozenset[int]  # the same with every number masked
     fingerprint: int               # of ``blocks``, order-insensitive
     order: int                     # of the blocks in document order
     in_main: bool                  # the region was a <main> / role=main / single <article>
@@ -125,19 +154,23 @@ def _region(tree: Any) -> tuple[Any, bool]:
     return tree.body, False
 
 
-def main_content(tree: Any, url: str) -> Content | None:
+def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset()
+                 ) -> Content | None:
     """The main content of a parsed document (a selectolax tree, **modified**: the parts
-    left out are removed from it), or None when it has no body."""
+    left out are removed from it), or None when it has no body. ``siblings``: the texts
+    of the page's links to other URLs of its own shape (a pager's "Page 10", "Next day"):
+    navigation among the shape's pages, left out of ``novel_blocks``."""
     region, in_main = _region(tree)
     if region is None:
         return None
     for node in region.css(_DROPPED if in_main else f"{_DROPPED}, {_CHROME}"):
         node.decompose()
     text = _TAG.sub("", _BLOCK_TAG.sub("\n", region.html or ""))
-    tokens = url_tokens(url)
+    numbers, phrases = url_values(url)
     blocks: set[int] = set()
     novel: set[int] = set()
     ordered: list[int] = []
+    masked: set[int] = set()
     for line in html_lib.unescape(text).split("\n"):
         line = _WS.sub(" ", line).strip()
         if not line or not any(c.isalpha() for c in line):
@@ -147,11 +180,15 @@ def main_content(tree: Any, url: str) -> Content | None:
             continue
         blocks.add(h)
         ordered.append(h)
-        if not tokens or not tokens.intersection(t.lower() for t in _TOKEN.findall(line)):
-            novel.add(_block_hash(_DIGITS.sub("#", mask_dynamic_ids(line))))
+        if line in siblings:
+            continue
+        if not (numbers or phrases) or not _names_itself(
+                [t.lower() for t in _TOKEN.findall(line)], numbers, phrases):
+            novel.add(h)
+            masked.add(_block_hash(_DIGITS.sub("#", mask_dynamic_ids(line))))
         if len(blocks) >= MAX_BLOCKS:
             break
     frozen = frozenset(blocks)
     fingerprint = _block_hash(",".join(map(str, sorted(frozen))))
     order = _block_hash(",".join(map(str, ordered)))
-    return Content(frozen, frozenset(novel), fingerprint, order, in_main)
+    return Content(frozen, frozenset(novel), frozenset(masked), fingerprint, order, in_main)

@@ -531,9 +531,12 @@ class Crawler:
                                        has_prev_next="prev" in extras or "next" in extras,
                                        title=fields["title"])
                 # what the page contains (the tree is not used after this: it may change)
-                content = main_content(tree if tree is not None else parse_html(html), final)
-                chain = any(u != final and shape_key(u) == keys.shape_key
-                            for u, _, _ in anchors[:CHAIN_LINKS])
+                own = [text for u, _, text in anchors[:CHAIN_LINKS]
+                       if u != final and shape_key(u) == keys.shape_key]
+                chain = bool(own)
+                content = main_content(tree if tree is not None else parse_html(html), final,
+                                       siblings=frozenset(t for t in map(extraction.clean,
+                                                                         own) if t))
                 event = self.softcap.observe(
                     final, keys, signals, indexable=indexable, declared=declared_target(
                         final, og_url=fields["og_url"], canonical=fields["canonical"]),

@@ -266,7 +266,7 @@ class SoftCap:
         self.copy_gates: dict[str, list[tuple[frozenset[str], int]]] = {}  # host → keys
         self.view_gates: dict[str, list[tuple[frozenset[str] | None, int]]] = {}  # prefix
         # shape → [pages, repeats, indexable pages, indexable repeats, pages with
-        # content, pages repeating content]
+        # content, pages repeating content, the same two of indexable pages]
         self.shape_stats: OrderedDict[str, list[int]] = OrderedDict()
         self.stats_cap = max(1024, map_cap // 4)
         small = max(256, map_cap // 50)
@@ -346,7 +346,9 @@ class SoftCap:
         """Has this shape shown mostly new content per page (never gated)?
 
         New meta on most indexable pages, and — where the pages had content to compare —
-        content that at most one page in :data:`CONTENT_NOVEL_RATIO` repeated.
+        content that at most one page in :data:`CONTENT_NOVEL_RATIO` repeated (indexable
+        pages only, once ``noindex`` counts: a wiki's "Related changes" views share the
+        articles' shape, say ``noindex`` and repeat themselves).
         """
         stats = self.shape_stats.get(shape)
         if stats is None:
@@ -354,7 +356,7 @@ class SoftCap:
         pages, repeats = (stats[2], stats[3]) if self.noindex_rule else (stats[0], stats[1])
         if pages < NOVEL_MIN_PAGES or repeats * NOVEL_RATIO > pages:
             return False
-        known, same = stats[4], stats[5]
+        known, same = (stats[6], stats[7]) if self.noindex_rule else (stats[4], stats[5])
         return known < NOVEL_MIN_PAGES or same * CONTENT_NOVEL_RATIO <= known
 
     @property
@@ -501,14 +503,20 @@ class SoftCap:
         n = len(blocks)
         known = n >= CONTENT_MIN_BLOCKS
         unseen = self.by_shape.unseen(shape, blocks)
+        # new content is new beyond its numbers (masked blocks, a memory of their own)
+        masked = content.masked_blocks if n else frozenset()
+        m_key = "#" + shape
+        m_unseen = self.by_shape.unseen(m_key, masked)
         # a page too small to judge repeats only when it also links on to more of its
         # own shape: a day of a timeline saying "No events", then the day before
-        repeat = (known or (chain and n > 0)) and unseen == 0
-        fresh = indexable and known and (
-            unseen is None or (unseen >= CONTENT_MIN_BLOCKS and unseen * FRESH_SHARE >= n))
+        # nothing new; or one block new only by its numbers ("Page 9. Prices per pack")
+        repeat = (known or (chain and n > 0)) and unseen is not None and (
+            unseen == 0 or (unseen <= 1 and m_unseen == 0))
+        fresh = indexable and known and (m_unseen is None or (
+            m_unseen >= CONTENT_MIN_BLOCKS and m_unseen * FRESH_SHARE >= n))
         counted: tuple[str, str, dict[str, Any] | None] | None = None
         if view.prefix is not None:
-            e_unseen = self.by_entity.unseen(view.entity, blocks)
+            e_unseen = self.by_entity.unseen(view.entity, masked)
             entity_fresh = known and e_unseen is not None and \
                 e_unseen >= CONTENT_MIN_BLOCKS and e_unseen * FRESH_SHARE >= n
             if e_unseen is not None and not entity_fresh:
@@ -526,7 +534,8 @@ class SoftCap:
         elif "?" not in url:
             self._remember_order(url, content)
         self.by_shape.add(shape, blocks)
-        self.by_entity.add(view.entity, blocks)
+        self.by_shape.add(m_key, masked)
+        self.by_entity.add(view.entity, masked)
         return _Reading(known, repeat, fresh, view.entity, counted)
 
     def _remember_order(self, url: str, content: Content) -> None:
@@ -604,7 +613,7 @@ class SoftCap:
                      reading: _Reading) -> None:
         stats = self.shape_stats.get(shape)
         if stats is None:
-            stats = self.shape_stats[shape] = [0, 0, 0, 0, 0, 0]
+            stats = self.shape_stats[shape] = [0, 0, 0, 0, 0, 0, 0, 0]
             if len(self.shape_stats) > self.stats_cap:
                 self.shape_stats.popitem(last=False)
         else:
@@ -617,6 +626,9 @@ class SoftCap:
         if reading.known or reading.repeat:
             stats[4] += 1
             stats[5] += reading.repeat
+            if indexable:
+                stats[6] += 1
+                stats[7] += reading.repeat
 
     def record(self, event: CapEvent, event_id: int) -> None:
         """Make ``event`` effective under the id the archive gave it."""

@@ -86,19 +86,30 @@ def test_fingerprint_ignores_order_and_order_hash_sees_it() -> None:
     assert a.fingerprint == b.fingerprint and a.order != b.order
 
 
-def test_novel_blocks_mask_numbers_and_the_urls_own_values() -> None:
-    page9 = _content(f"<main><h1>Catalog - Page 9</h1><ul>{ITEMS}</ul><p>Go to page 10</p>"
-                     f"</main>", "https://example.com/catalog?page=9")
-    page10 = _content(f"<main><h1>Catalog - Page 10</h1><ul>{ITEMS}</ul><p>Go to page 11</p>"
-                      f"</main>", "https://example.com/catalog?page=10")
-    assert page9.novel_blocks == page10.novel_blocks
-    assert page9.blocks != page10.blocks  # the exact blocks keep the numbers
-    # a word value of the URL is its own name, not content; another word is content
+def test_novel_blocks_leave_out_the_urls_own_values_and_its_pager() -> None:
+    def at(n: int) -> object:
+        url = f"https://example.com/catalog?page={n}"
+        return main_content(parse_html(
+            f"<main><h1>Catalog - Page {n}</h1><ul>{ITEMS}</ul><p><a href='?page={n + 1}'>"
+            f"Go to page {n + 1}</a></p></main>"), url,
+            siblings=frozenset({f"Go to page {n + 1}"}))
+
+    page9, page10 = at(9), at(10)
+    assert page9.novel_blocks == page10.novel_blocks  # type: ignore[attr-defined]
+    assert page9.blocks != page10.blocks  # type: ignore[attr-defined]
+    # numbers that are not the page's own stay content: "Topic 7" is not "Topic 8"
+    t7 = _content("<main><p>About topic 7</p></main>", "https://example.com/w?title=Topic_001")
+    t8 = _content("<main><p>About topic 8</p></main>", "https://example.com/w?title=Topic_002")
+    assert t7.novel_blocks != t8.novel_blocks
+    # a word value of the URL names the page as a whole phrase, not word by word
     alpha = _content("<main><h1>Changes to alpha</h1><p>No changes</p></main>",
                      "https://example.com/changes?item=alpha")
     beta = _content("<main><h1>Changes to beta</h1><p>No changes</p></main>",
                     "https://example.com/changes?item=beta")
     assert alpha.novel_blocks == beta.novel_blocks
+    article = _content("<main><h1>Topic 001</h1><p>Another topic</p></main>",
+                       "https://example.com/w?title=Topic_001")
+    assert len(article.novel_blocks) == 1  # "Another topic" stays: not the phrase
     gamma = _content("<main><h1>Changes to gamma</h1><p>No changes</p></main>",
                      "https://example.com/changes?item=beta")
     assert gamma.novel_blocks != beta.novel_blocks

@@ -21,7 +21,7 @@ WORDS = ("oak", "pine", "elm", "ash", "yew", "fir", "beech", "birch", "cedar", "
 def items(seed: int, n: int = 6) -> list[str]:
     """Distinct item lines for one page (no two pages share one)."""
     return [f"{WORDS[(seed + i) % 20].title()} {WORDS[(seed * 7 + i * 3) % 20]} set, "
-            f"edition {WORDS[(seed // 20 + i) % 20]} {seed}-{i}" for i in range(n)]
+            f"edition {WORDS[(seed // 20 + i) % 20]} {seed * 7 + 1000}-{i}" for i in range(n)]
 
 
 def doc(title: str, lines: list[str], *, canonical: str | None = None,
