@@ -28,11 +28,13 @@ inspector:
 test: $(STAMP) browser inspector
 	$(BIN)/python -m pytest -q -m "not slow"
 
-# Real third-party targets (a MediaWiki from Debian's packages): each test skips with the
-# reason when its packages are missing (apt-get install mediawiki php-sqlite3 php-cli
-# php-intl php-mbstring php-xml); and the long crawls (the whole hostile site and the
-# unbounded TrapZoo rendered, make demo run twice for its determinism).
+# Real third-party targets — MediaWiki and DokuWiki from Debian's packages, Trac from
+# PyPI with Debian's git — installed first by bench/targets.py (Debian's packages only
+# as root); each test skips with the reason when its target cannot be set up. And the
+# long crawls (the whole hostile site and the unbounded TrapZoo rendered, make demo run
+# twice for its determinism, the independent trap site at cap 100).
 test-slow: $(STAMP) browser
+	$(BIN)/python bench/targets.py
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 
 lint: $(STAMP)
@@ -51,6 +53,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/template_clusters.py
 	$(BIN)/python bench/softcap.py
 	$(BIN)/python bench/softcap_sites.py
+	$(BIN)/python bench/softcap_content.py
 	$(BIN)/python bench/frontier.py
 	$(BIN)/python bench/mediawiki.py
 	$(BIN)/python bench/hostile.py
@@ -60,4 +63,4 @@ demo: $(STAMP) browser
 	$(BIN)/python scripts/demo.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info .npm-tools
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info .npm-tools .bench-tools

@@ -25,8 +25,6 @@ import os
 import platform
 import random
 import shutil
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -39,6 +37,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+sys.path.append(str(ROOT / "bench"))  # after the project: bench/page_cluster.py is a script
+from targets import apt_install, free_port, run_crawl, serving  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
 from nitpicker_query.keys import shape_key  # noqa: E402
@@ -144,42 +145,24 @@ def setup(directory: Path, layout: str, *, seed: int = 7) -> Wiki:
     return wiki
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def ensure_installed() -> str | None:
+    """Install ``PACKAGES`` when they are missing and this process is root; returns what
+    :func:`missing` says afterwards."""
+    if missing() is not None:
+        apt_install(PACKAGES.split())
+    return missing()
 
 
 @contextlib.contextmanager
 def serve(wiki: Wiki, workers: int = 4) -> Iterator[str]:
     """``php -S`` on a free port of 127.0.0.1; yields the base URL (ending in ``/``)."""
-    port = _free_port()
-    env = {**wiki.env, "PHP_CLI_SERVER_WORKERS": str(workers)}
-    proc = subprocess.Popen(
-        ["php", "-S", f"127.0.0.1:{port}", "-t", str(MEDIAWIKI),
-         str(MEDIAWIKI / "maintenance/dev/includes/router.php")],
-        cwd=MEDIAWIKI, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True)  # its workers are children: stopped as a group
+    port = free_port()
     base = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "index.php?title=Main_Page", timeout=10):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("php -S did not start") from None
-                time.sleep(0.2)
+    with serving(["php", "-S", f"127.0.0.1:{port}", "-t", str(MEDIAWIKI),
+                  str(MEDIAWIKI / "maintenance/dev/includes/router.php")],
+                 probe=base + "index.php?title=Main_Page", cwd=MEDIAWIKI, name="php -S",
+                 env={**wiki.env, "PHP_CLI_SERVER_WORKERS": str(workers)}):
         yield base
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 @dataclass
@@ -199,35 +182,16 @@ class CrawlResult:
     stderr: str
 
 
-def crawler_command(tree: Path | None = None) -> tuple[list[str], dict[str, str]]:
-    """The ``nitpicker-crawl`` to run: this checkout's, or the one of another source tree
-    (a ``git worktree`` of an older commit, for before/after figures)."""
-    if tree is None:
-        return [str(Path(sys.executable).with_name("nitpicker-crawl"))], dict(os.environ)
-    code = "import sys; from nitpicker_crawl.cli import main; sys.exit(main())"
-    return [sys.executable, "-c", code], {**os.environ, "PYTHONPATH": str(tree)}
-
-
 def crawl(wiki: Wiki, base: str, out: Path, *, cap: int | None, follow_nofollow: bool = False,
           max_pages: int | None = None, timeout: float = 3600,
           tree: Path | None = None) -> CrawlResult:
-    """Crawl the wiki ``--no-render`` from its root; ``tree``: another source tree's crawler
+    """Crawl the wiki ``--no-render`` from its root (it redirects to the main page, and
+    scopes the whole wiki); ``tree``: another source tree's crawler
     (which may predate ``--follow-nofollow``: then ``follow_nofollow`` must be False)."""
-    start = base  # the site's root: it redirects to the main page, and scopes the whole wiki
-    command, env = crawler_command(tree)
-    args = [*command, start, "-o", str(out),
-            "--no-render", "--silent", "--no-fetch-external", "--parallels", "4"]
-    if cap is not None:
-        args += ["--dedupe-cap", str(cap)]
-    if follow_nofollow:
-        args.append("--follow-nofollow")
-    if max_pages is not None:
-        args += ["--max-pages", str(max_pages)]
-    started = time.monotonic()
-    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=out.parent,
-                       env=env)
-    seconds = time.monotonic() - started
-    return _measure(wiki, base, out, cap, follow_nofollow, r.returncode, seconds, r.stderr)
+    returncode, seconds, stderr = run_crawl(
+        base, out, cap=cap, follow_nofollow=follow_nofollow, max_pages=max_pages,
+        timeout=timeout, tree=tree)
+    return _measure(wiki, base, out, cap, follow_nofollow, returncode, seconds, stderr)
 
 
 def _measure(wiki: Wiki, base: str, out: Path, cap: int | None, follow_nofollow: bool,

@@ -6,6 +6,8 @@
 1. Pathological tracker run: OBSERVATIONS pages with all-unique signatures fed to
    ``SoftCap`` with ``--dedupe-map-cap`` 100,000; counters and RSS every 10,000
    observations; observations/s against a plain ``dict`` counter in the same process.
+   Twice: meta only, and with each page's main content (30 blocks never seen before:
+   the worst case for the content memories, which must stay flat too).
 2. TrapZoo crawled ``--no-render --dedupe-cap 100`` (it ends by itself) against the same
    crawl without the cap and ``--max-pages`` equal to the capped run's page count: pages per
    trap family, total, wall time.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import random
 import sqlite3
 import statistics
 import subprocess
@@ -34,6 +37,7 @@ from doc import add_flag, emit  # noqa: E402
 from make_archive import archive_path  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
+from nitpicker_crawl.content import Content  # noqa: E402
 from nitpicker_crawl.softcap import SoftCap  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 from nitpicker_query.format import strict_page  # noqa: E402
@@ -54,7 +58,19 @@ def rss_mib() -> float:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1024**2
 
 
-def tracker(n: int) -> list[str]:
+def _contents(n: int, blocks: int = 30) -> list[Content]:
+    """Main content for each observation: ``blocks`` blocks never seen before (the worst
+    case for the content memories), the last five shared site-wide (chrome)."""
+    rng = random.Random(7)
+    chrome = [rng.getrandbits(64) for _ in range(5)]
+    out = []
+    for _ in range(n):
+        own = frozenset([rng.getrandbits(64) for _ in range(blocks - 5)] + chrome)
+        out.append(Content(own, own, own, rng.getrandbits(64), rng.getrandbits(64), True))
+    return out
+
+
+def tracker(n: int, *, content: bool = False) -> list[str]:
     pages = []
     for i in range(n):
         url = f"https://site.example/s{i % 997}/item-{i}/"
@@ -63,12 +79,13 @@ def tracker(n: int) -> list[str]:
         pages.append((url, keys))
     signals = page_signals(pages[0][0], og_url=None, canonical=None, has_prev_next=False,
                            title="x")
+    contents = _contents(n) if content else [None] * n
     base = rss_mib()
     cap = SoftCap(100, map_cap=MAP_CAP, age_window=10**9)  # age window off: worst case
     rows = ["| observations | counters | RSS MiB (above start) |", "|---|---|---|"]
     start = time.perf_counter()
-    for i, (url, keys) in enumerate(pages, start=1):
-        cap.observe(url, keys, signals)
+    for i, ((url, keys), page) in enumerate(zip(pages, contents, strict=True), start=1):
+        cap.observe(url, keys, signals, content=page)
         if i % EVERY == 0:
             rows.append(f"| {i:,} | {len(cap.counters):,} | {rss_mib() - base:.1f} |")
     ours = time.perf_counter() - start
@@ -79,10 +96,14 @@ def tracker(n: int) -> list[str]:
         plain[keys.shape_signature] = plain.get(keys.shape_signature, 0) + 1
     baseline = time.perf_counter() - start
     rows.append("")
-    rows.append(f"SoftCap: {n / ours:,.0f} observations/s, counters never above "
+    kind = "with main content (30 new blocks each)" if content else "meta only"
+    rows.append(f"SoftCap, {kind}: {n / ours:,.0f} observations/s, counters never above "
                 f"{MAP_CAP:,} (LRU evictions {cap.evicted['lru']:,}); plain dict counter "
                 f"(two keys, no eviction, {len(plain):,} entries at the end): "
-                f"{n / baseline:,.0f}/s — ratio {ours / baseline:.1f}× the dict's time.")
+                f"{n / baseline:,.0f}/s — ratio {ours / baseline:.1f}× the dict's time."
+                + (f" Content memories at the end: {cap.by_shape.nbytes / 2**20:.1f} MiB of "
+                   f"shape filters, {cap.by_entity.nbytes / 2**20:.1f} MiB of entity "
+                   "filters." if content else ""))
     return rows
 
 
@@ -176,6 +197,8 @@ def main() -> None:
              f"{os.cpu_count()} CPUs\n",
              f"### Tracker under {args.observations:,} unique signatures\n",
              *tracker(args.observations),
+             "\n### The same, each page with its main content\n",
+             *tracker(args.observations, content=True),
              "\n### Trap-site crawl\n",
              *crawl_rows()]
     archive = archive_path(args.pages)

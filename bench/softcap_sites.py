@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import mediawiki  # noqa: E402
+import targets  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
@@ -71,7 +72,7 @@ HEADER = ("| run | ended by itself | URLs fetched | trap pages | legit pages at 
 
 def _zoo_row(label: str, zoo: TrapZoo, out: Path, unbounded: bool, args: list[str],
              tree: Path | None) -> Row:
-    command, env = mediawiki.crawler_command(tree)
+    command, env = targets.crawler_command(tree)
     started = time.monotonic()
     r = subprocess.run([*command, zoo.url, "-o", str(out), "--no-render", "--silent",
                         "--max-pages", str(SAFETY), *args], capture_output=True, text=True,

@@ -1,0 +1,221 @@
+"""The soft cap's third generation (content rules) on every site it was measured against,
+before and after, with and without the cap.
+
+    python bench/softcap_content.py                        # baseline: main before gen 3
+    python bench/softcap_content.py --sites trapzoo,independent --no-write
+
+Sites, each crawled ``--no-render --parallels 4`` from its root with no ``--max-pages``
+but a safety net (``--safety``; a run stopped by it is "no" under *ended*):
+
+- **TrapZoo --unbounded** (ours): the 17 infinite trap families, the content ones among
+  them (a pager past its end, share variants, a repository browser);
+- **independent**: ``tests/softcap/independent_site.py``, a site written apart from the
+  rules by someone who never saw them (a pager past its end, share variants, a repository
+  browser, real pagers and forum threads with one title);
+- **DokuWiki** (Debian's package, ``bench/dokuwiki.py``) ± ``--follow-nofollow``;
+- **Trac** (PyPI, with Debian's git, ``bench/trac.py``: wiki, tickets, a git repository
+  browser) ± ``--follow-nofollow``;
+- **MediaWiki 1.39** (Debian's package, ``bench/mediawiki.py``), both URL layouts.
+
+Columns: URLs fetched (internal pages scraped), trap pages (fetched HTML pages that are not
+legit), legit pages at 200 out of all, legit URLs refused by the cap, cap events, wall time.
+Sites whose packages are missing are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import dokuwiki  # noqa: E402
+import mediawiki  # noqa: E402
+import targets  # noqa: E402
+import trac  # noqa: E402
+from doc import add_flag, emit  # noqa: E402
+
+import nitpicker_query as q  # noqa: E402
+from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
+from nitpicker_crawl.trapzoo.site import legit_paths  # noqa: E402
+from tests.softcap import independent_site  # noqa: E402
+
+BASELINE = "5e43c36"   # main before the soft cap's third generation
+SITES = ("trapzoo", "independent", "dokuwiki", "trac", "mediawiki-wiki", "mediawiki-index")
+
+Site = Callable[[Path], contextlib.AbstractContextManager[tuple[str, set[str]]]]
+
+
+@contextlib.contextmanager
+def _trapzoo(tmp: Path) -> Iterator[tuple[str, set[str]]]:
+    with TrapZoo(unbounded=True) as zoo:
+        yield zoo.url, {zoo.url + p.lstrip("/") for p in legit_paths(unbounded=True)}
+
+
+@contextlib.contextmanager
+def _independent(tmp: Path) -> Iterator[tuple[str, set[str]]]:
+    with independent_site.serve() as base:
+        yield base, independent_site.legit_urls(base)
+
+
+@contextlib.contextmanager
+def _dokuwiki(tmp: Path) -> Iterator[tuple[str, set[str]]]:
+    wiki = dokuwiki.setup(tmp / "dokuwiki")
+    with dokuwiki.serve(wiki) as base:
+        yield base, set(wiki.page_urls(base))
+
+
+@contextlib.contextmanager
+def _trac(tmp: Path) -> Iterator[tuple[str, set[str]]]:
+    tracker = trac.setup(tmp / "trac")
+    with trac.serve(tracker) as base:
+        yield base, set(tracker.legit_urls(base))
+
+
+def _mediawiki(layout: str) -> Site:
+    @contextlib.contextmanager
+    def site(tmp: Path) -> Iterator[tuple[str, set[str]]]:
+        wiki = mediawiki.setup(tmp / f"mw-{layout}", layout)
+        with mediawiki.serve(wiki) as base:
+            yield base, set(wiki.article_urls(base))
+    return site
+
+
+def _missing(name: str) -> str | None:
+    if name == "dokuwiki":
+        return dokuwiki.missing()
+    if name == "trac":
+        return trac.missing()
+    if name.startswith("mediawiki"):
+        return mediawiki.missing()
+    return None
+
+
+FACTORIES: dict[str, Site] = {
+    "trapzoo": _trapzoo, "independent": _independent, "dokuwiki": _dokuwiki,
+    "trac": _trac, "mediawiki-wiki": _mediawiki("wiki"),
+    "mediawiki-index": _mediawiki("index")}
+FOLLOWS = {"trapzoo": (False,), "independent": (False,)}  # no nofollow links to speak of
+
+
+@dataclass
+class Row:
+    site: str
+    crawler: str
+    cap: int | None
+    follow: bool
+    ended: bool
+    fetched: int
+    trap: int
+    legit_ok: int
+    legit_total: int
+    legit_refused: int
+    events: int
+    seconds: float
+
+    def markdown(self) -> str:
+        return (f"| {self.site} | {self.crawler} | {self.cap or 'off'} | "
+                f"{'yes' if self.follow else 'no'} | {'yes' if self.ended else '**no**'} | "
+                f"{self.fetched:,} | {self.trap:,} | {self.legit_ok}/{self.legit_total} | "
+                f"{self.legit_refused} | {self.events} | {self.seconds:.0f} s |")
+
+
+HEADER = ("| site | crawler | --dedupe-cap | --follow-nofollow | ended by itself | URLs "
+          "fetched | trap pages | legit at 200 | legit refused | cap events | wall time |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def crawl(site: str, crawler: str, base: str, legit: set[str], out: Path, *, cap: int | None,
+          follow: bool, safety: int, tree: Path | None) -> Row:
+    command, env = targets.crawler_command(tree)
+    args = [*command, base, "-o", str(out), "--no-render", "--silent", "--no-fetch-external",
+            "--parallels", "4", "--max-pages", str(safety)]
+    if cap:
+        args += ["--dedupe-cap", str(cap)]
+    if follow:
+        args.append("--follow-nofollow")
+    started = time.monotonic()
+    r = subprocess.run(args, capture_output=True, text=True, env=env, cwd=out.parent,
+                       timeout=7200)
+    seconds = time.monotonic() - started
+    with q.open_archive(out) as a:
+        rows = a.execute("SELECT url, status, contentType, skipReason, isSkipped FROM pages "
+                         "WHERE isExternal = 0").fetchall()
+        events = int(a.execute("SELECT count(*) FROM dedupe_cap_events").fetchone()[0]) \
+            if a.has_table("dedupe_cap_events") else 0
+    fetched = [row for row in rows if row["status"] is not None and not row["isSkipped"]]
+    status = {row["url"]: row["status"] for row in rows}
+    refused = {row["url"] for row in rows if row["skipReason"] == "dedupe-cap"}
+    trap = sum(1 for row in fetched if row["url"] not in legit
+               and (row["contentType"] or "").startswith("text/html"))
+    ended = r.returncode == 0 and "stopped at --max-pages" not in r.stderr
+    out.unlink()
+    return Row(site, crawler, cap, follow, ended, len(fetched), trap,
+               sum(1 for u in legit if status.get(u) == 200), len(legit),
+               len(refused & legit), events, seconds)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--baseline", default=BASELINE, help=f"commit to compare with ({BASELINE})")
+    p.add_argument("--sites", default=",".join(SITES), help="comma-separated subset")
+    p.add_argument("--safety", type=int, default=6000,
+                   help="--max-pages of every run: where a crawl that does not end stops")
+    p.add_argument("--no-uncapped", dest="uncapped", action="store_false",
+                   help="skip the runs without the cap")
+    add_flag(p)
+    args = p.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="nitpicker-content-"))
+    tree = tmp / "baseline"
+    subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.baseline],
+                   cwd=ROOT, check=True, capture_output=True)
+    rows: list[Row] = []
+    skipped: list[str] = []
+    try:
+        for name in args.sites.split(","):
+            why = _missing(name)
+            if why is not None:
+                skipped.append(f"{name}: {why}")
+                continue
+            with FACTORIES[name](tmp) as (base, legit):
+                before = f"before ({args.baseline})"
+                runs: list[tuple[str, int | None, bool, Path | None]] = [
+                    (before, 100, False, tree)]
+                for follow in FOLLOWS.get(name, (False, True)):
+                    runs += [("after", 100, follow, None), ("after", 20, follow, None)]
+                    if args.uncapped:
+                        runs.append(("after", None, follow, None))
+                for crawler, cap, follow, source in runs:
+                    row = crawl(name, crawler,
+                                base, legit, tmp / f"{name}.nitpicker", cap=cap,
+                                follow=follow, safety=args.safety, tree=source)
+                    print(row.markdown(), file=sys.stderr)
+                    rows.append(row)
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    lines = [f"`python bench/softcap_content.py --baseline {args.baseline} --safety "
+             f"{args.safety}` — Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+             f"{platform.machine()}; every run `--no-render --parallels 4`\n", HEADER,
+             *(r.markdown() for r in rows)]
+    if skipped:
+        lines.append("\nSkipped: " + "; ".join(skipped))
+    emit("softcap-content", "\n".join(lines), write=args.write)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
