@@ -23,7 +23,8 @@ This module gives the cap the content side, in two forms:
   cap tells a sort order from a new page.
 
   ``novel_blocks`` are what the cap compares pages by: the blocks without the short ones
-  (headings, labels: :data:`SELF_NAME_WORDS`) that name one of the URL's own variable values (``Page 9`` on ``?page=9``, ``Changes to alpha``
+  (headings, labels: :data:`SELF_NAME_WORDS`) that name one of the URL's own variable
+  values (``Page 9`` on ``?page=9``, ``Changes to alpha``
   on ``?item=alpha``: :func:`url_values`) and without the texts of the page's links to
   other pages of its own shape (``Page 10``, ``Previous day``): a page past a pager's end
   differs from the last real page only by its own name and its pager. ``masked_blocks``
@@ -48,11 +49,15 @@ from nitpicker_query.keys import is_variable_segment
 MAX_BLOCKS = 2000
 """Blocks of one page taken into account (the rest of a huge page adds nothing to the
 question "is this page new?")."""
+MAX_REGION_CHARS = 1_000_000
+"""Characters of the main region's HTML cut into blocks (a bigger page is judged by its
+first megabyte: the crawl's other pages wait while one is read)."""
 MAX_BLOCK_CHARS = 300
 """Characters of one block hashed (a block is a line or a paragraph; a longer one is
 still told apart by its beginning)."""
 
-_BODY = re.compile(r"<body(?:[^>\"']|\"[^\"]*\"|'[^']*')*>([\s\S]*)</body>", re.IGNORECASE)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_BODY_OPEN = re.compile(r"<body(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.IGNORECASE)
 _INDEX_SUFFIX = re.compile(r"/index\.\w+", re.IGNORECASE | re.ASCII)
 _DYNAMIC_ID = re.compile(r"[a-z0-9]{8,}", re.IGNORECASE | re.ASCII)
 MASK = "__MASKED_ID__"
@@ -79,9 +84,17 @@ def mask_dynamic_ids(text: str) -> str:
 
 
 def body_hash(html: str) -> bytes:
-    """Upstream's 32-byte body hash of an HTML document (see the module docstring)."""
-    m = _BODY.search(html)
-    body = m.group(1) if m else html
+    """Upstream's 32-byte body hash of an HTML document (see the module docstring).
+
+    Upstream's single pattern (an opening ``<body …>``, then greedily up to a ``</body>``)
+    is evaluated in two linear steps: the first opening tag that has a ``</body>`` after
+    it, and the last ``</body>`` — the same span, without backtracking over megabytes."""
+    last = html.translate(_ASCII_LOWER).rfind("</body>")  # same length, unlike lower()
+    body = html
+    if last >= 0:
+        m = _BODY_OPEN.search(html, 0, last)
+        if m is not None:
+            body = html[m.end():last]
     body = _INDEX_SUFFIX.sub("/", body)
     return hashlib.sha256(mask_dynamic_ids(body).encode("utf-8", "surrogatepass")).digest()
 
@@ -165,7 +178,7 @@ def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset()
         return None
     for node in region.css(_DROPPED if in_main else f"{_DROPPED}, {_CHROME}"):
         node.decompose()
-    text = _TAG.sub("", _BLOCK_TAG.sub("\n", region.html or ""))
+    text = _TAG.sub("", _BLOCK_TAG.sub("\n", (region.html or "")[:MAX_REGION_CHARS]))
     numbers, phrases = url_values(url)
     blocks: set[int] = set()
     novel: set[int] = set()

@@ -30,7 +30,7 @@ from nitpicker_query.terminal import fit
 from page_cluster.nesting import parse_html
 
 from . import extraction, technologies
-from .content import body_hash, main_content
+from .content import Content, body_hash, main_content
 from .excludes import Excluder, keyword_matcher
 from .fetcher import (
     ExternalRedirect,
@@ -110,6 +110,7 @@ class Crawler:
         self.progress = progress or Progress(self.counters, silent=options.silent)
         self.outcome = CrawlOutcome()
         self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="archive-writer")
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="content-reader")
         self._claimed: set[str] = set()
         self._last_request = 0.0
         self._interval_lock = asyncio.Lock()
@@ -266,6 +267,7 @@ class Crawler:
                 await self._write(lambda: self.writer.set_rejected_counts(created, preloaded))
             await self._write(self.writer.commit)
             self._writes.shutdown(wait=True)
+            self._reader.shutdown(wait=True)
             self.outcome.seconds = time.monotonic() - started
             self.outcome.urls_done = self.counters.internal_done + self.counters.external_done
             self.outcome.pages_saved = self.counters.pages_saved
@@ -534,13 +536,21 @@ class Crawler:
                 own = [text for u, _, text in anchors[:CHAIN_LINKS]
                        if u != final and shape_key(u) == keys.shape_key]
                 chain = bool(own)
-                content = main_content(tree if tree is not None else parse_html(html), final,
-                                       siblings=frozenset(t for t in map(extraction.clean,
-                                                                         own) if t))
+                siblings = frozenset(t for t in own if t)
+                parsed = tree
+
+                def read() -> Content | None:
+                    return main_content(parsed if parsed is not None else parse_html(html),
+                                        final, siblings=siblings)
+
+                # off the event loop: a big page's blocks must not hold the other fetches
+                content = await asyncio.get_running_loop().run_in_executor(self._reader, read)
                 event = self.softcap.observe(
                     final, keys, signals, indexable=indexable, declared=declared_target(
                         final, og_url=fields["og_url"], canonical=fields["canonical"]),
-                    content=content, chain=chain, body_hash=body_hash(html))
+                    content=content, chain=chain)
+                if event is not None:  # only a cap keeps one: not hashed for every page
+                    event.body_hash = body_hash(html)
 
         def store() -> int | None:
             w = self.writer

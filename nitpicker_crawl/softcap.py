@@ -118,6 +118,10 @@ staging site that says ``noindex`` everywhere never turns the rule on)."""
 CONTENT_MIN_BLOCKS = 3
 """Content blocks (after chrome) a page needs before its content counts for anything: a
 script-only shell or an empty listing says nothing either way."""
+LIST_BLOCKS = 8
+"""Content blocks a page needs before one block differing from what its shape showed only
+in its numbers still makes it a repeat (a list of items shown again under "Page 9.
+Prices per pack"); a smaller page differing in a number ("This is page 9") is not."""
 FRESH_SHARE = 4
 """A page *brings new content* when at least CONTENT_MIN_BLOCKS and one in FRESH_SHARE
 of its content blocks are new to its URL shape (a forum thread's next page: new posts;
@@ -511,7 +515,7 @@ class SoftCap:
         # own shape: a day of a timeline saying "No events", then the day before
         # nothing new; or one block new only by its numbers ("Page 9. Prices per pack")
         repeat = (known or (chain and n > 0)) and unseen is not None and (
-            unseen == 0 or (unseen <= 1 and m_unseen == 0))
+            unseen == 0 or (unseen <= 1 and m_unseen == 0 and n >= LIST_BLOCKS))
         fresh = indexable and known and (m_unseen is None or (
             m_unseen >= CONTENT_MIN_BLOCKS and m_unseen * FRESH_SHARE >= n))
         counted: tuple[str, str, dict[str, Any] | None] | None = None
