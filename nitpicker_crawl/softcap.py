@@ -379,15 +379,15 @@ class SoftCap:
 
     def observe(self, url: str, keys: PageKeys, signals: Signals, *,
                 declared: str | None = None, indexable: bool = True,
-                content: Content | None = None, chain: bool = False,
-                body_hash: bytes | None = None) -> CapEvent | None:
+                content: Content | None = None, chain: bool = False) -> CapEvent | None:
         """Count one eligible page; return the event if this page caps a cluster.
 
         ``declared``: the page's declared target (:func:`~nitpicker_query.signals.declared_target`);
         ``indexable``: False when the page says ``noindex`` (meta robots or X-Robots-Tag);
         ``content``: its main content (:func:`nitpicker_crawl.content.main_content`), when
         the crawler has it; ``chain``: the page links another URL of its own shape (a
-        pager, a previous day); ``body_hash``: upstream's body hash, kept on the event.
+        pager, a previous day). The caller sets the event's ``body_hash`` (only a page
+        that fires a cap is hashed).
         """
         if self.allow is not None and self.allow(url):
             return None
@@ -463,7 +463,6 @@ class SoftCap:
             for key, _, _ in entries:
                 self._forget(key)
             fired.sticky_keys = tuple(k for k, _, _ in entries)
-            fired.body_hash = body_hash
         return fired
 
     def _fire(self, counter: Counter, url: str, keys: PageKeys) -> CapEvent | None:
