@@ -37,6 +37,7 @@ from .fetcher import (
     Fetched,
     Fetcher,
     FetchError,
+    Hop,
     RedirectRefused,
     normalize_content_type,
     sleep_ms,
@@ -83,6 +84,15 @@ class CrawlOutcome:
         if self.external_errors:
             return 1 if strict else 2
         return 0
+
+
+Hops = list[tuple[str, int | None]]
+"""The hops of a redirect chain as the writer takes them: each URL and the status it
+answered."""
+
+
+def hops_of(hops: list[Hop]) -> Hops:
+    return [(h.url, h.status) for h in hops]
 
 
 class Crawler:
@@ -406,25 +416,25 @@ class Crawler:
                 internal=None if item.external else self.scope.is_internal,
                 follow_external=self.options.fetch_external)
         except ExternalRedirect as left:
-            target, hops = left.target, [h.url for h in left.hops]
+            target, hops = left.target, hops_of(left.hops)
             self.frontier.mark_seen(target)
             await self._write(lambda: self._store_external_target(target, hops))
             return "done"
         except RedirectRefused as refused:
-            target, hops = refused.target, [h.url for h in refused.hops]
+            target, hops = refused.target, hops_of(refused.hops)
             self.frontier.mark_seen(target)
             self._refuse(gated[0])
             await self._write(lambda: self._store_skip(target, "dedupe-cap", False, hops,
                                                        cap_event=gated[0]))
             return "done"
         except FetchError as exc:
-            failed, message, sources = exc.url, exc.message, [h.url for h in exc.redirects]
+            failed, message, sources = exc.url, exc.message, hops_of(exc.redirects)
             await self._write(lambda: self._store_failure(failed, item.external, message,
                                                           sources))
             self._count_error(item, message)
             return "done"
         final = fetched.url
-        sources = [h.url for h in fetched.redirects]
+        sources = hops_of(fetched.redirects)
         final_internal = self.scope.is_internal(final)
         if final != url:
             # many URLs may redirect to one page: the first to arrive fetches it, the
@@ -460,7 +470,7 @@ class Crawler:
         gated.append(event_id)
         return False
 
-    async def _scrape(self, fetched: Fetched, sources: list[str]) -> bool:
+    async def _scrape(self, fetched: Fetched, sources: Hops) -> bool:
         """Render or parse an internal HTML page and store it; False when it ended as a
         failure or a skip instead."""
         final = fetched.url
@@ -700,7 +710,7 @@ class Crawler:
                 "responseHeaders": fetched.headers, "scraped": 1}
 
     def _store_skip(self, url: str, reason: str, external: bool,
-                    sources: list[str] | None = None, *, cap_event: int | None = None) -> None:
+                    sources: Hops | None = None, *, cap_event: int | None = None) -> None:
         pid = self.writer.skip_page(url, reason, is_external=external, cap_event=cap_event)
         if sources:
             self.writer.record_redirect(sources, pid)
@@ -712,7 +722,7 @@ class Crawler:
         self.writer.commit()
 
     def _store_failure(self, url: str, external: bool, message: str,
-                       sources: list[str]) -> None:
+                       sources: Hops) -> None:
         w = self.writer
         pid = w.save_page(url, status=-1, isExternal=int(external),
                           isTarget=0 if external else 1, contentType=None, isSkipped=0)
@@ -725,14 +735,14 @@ class Crawler:
         self.writer.page_id(url, is_external=external)
         self.writer.commit()
 
-    def _store_external_target(self, target: str, sources: list[str]) -> None:
+    def _store_external_target(self, target: str, sources: Hops) -> None:
         """A redirect that left the site under ``--no-fetch-external``: its target is an
         external URL not requested, and every hop points at it."""
         pid = self.writer.page_id(target, is_external=True)
         self.writer.record_redirect(sources, pid)
         self.writer.commit()
 
-    def _store_problem(self, fetched: Fetched, sources: list[str], problem: str, *,
+    def _store_problem(self, fetched: Fetched, sources: Hops, problem: str, *,
                        external: bool) -> None:
         """A page over a limit (body-too-large, deadline, undecodable): its status and
         headers, and the problem as a ``page_errors`` row."""
@@ -743,12 +753,12 @@ class Crawler:
         self.writer.add_page_error(pid, problem.split(":", 1)[0].split()[0][:60], problem)
         self.writer.commit()
 
-    def _store_redirect_only(self, final: str, sources: list[str]) -> None:
+    def _store_redirect_only(self, final: str, sources: Hops) -> None:
         pid = self.writer.page_id(final)
         self.writer.record_redirect(sources, pid)
         self.writer.commit()
 
-    def _store_metadata(self, fetched: Fetched, sources: list[str], *, external: bool) -> None:
+    def _store_metadata(self, fetched: Fetched, sources: Hops, *, external: bool) -> None:
         fields = self._response_fields(fetched)
         if fetched.is_html and fetched.body is not None:
             raw = parse(fetched.text())

@@ -33,7 +33,7 @@ from .queries.get_violations import get_violations
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
-from .queries.list_links import LINK_TYPES, list_links
+from .queries.list_links import BROKEN_AS, LINK_TYPES, list_links
 from .queries.list_pages import SKIPPED as PAGE_SKIPPED
 from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
 from .queries.list_pages import list_pages
@@ -167,8 +167,11 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("skipped", "choice", "URLs the crawl skipped (robots.txt, excludes, soft "
                   "cap, nofollow): left out, included, or only those; listed ones have a "
                   "skipReason.", default="exclude", choices=PAGE_SKIPPED, example="only"),
+            Param("search", "str", "Only URLs or titles containing this text (ASCII "
+                  "letters in either case).", example="contact"),
             Param("skip_reason", "str", "Only skipped URLs with this exact reason "
-                  "(dedupe-cap, nofollow, excluded, blocked by robots.txt …).",
+                  "(dedupe-cap, robots.txt, nofollow, excluded …); an unknown reason is "
+                  "an error listing the archive's reasons.",
                   example="dedupe-cap"),
             Param("security_headers", "flag", "Add hasCSP, hasXFrameOptions, "
                   "hasXContentTypeOptions and hasHSTS to each item.", default=False),
@@ -245,6 +248,9 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("type", "choice", "broken: links to a 404; external: links leaving the "
                   "site; orphaned: pages nothing links to.", required=True,
                   choices=LINK_TYPES, example="broken"),
+            Param("broken_as", "choice", "broken: which statuses count — error (4xx, 5xx or a "
+                  "failed fetch), 4xx, or 404 (upstream's rule).", default="error",
+                  choices=tuple(BROKEN_AS), example="404"),
             Param("include_redirect_sources", "flag", "Judge the literal link target "
                   "instead of where its redirects end.", default=False),
             Param("by_destination", "flag", "broken/external: one item per destination, "
@@ -252,7 +258,8 @@ QUERIES: tuple[QuerySpec, ...] = (
                   default=False),
             *_paging(),
         ),
-        examples=("nitpicker-query links site.nitpicker --type broken",),
+        examples=("nitpicker-query links site.nitpicker --type broken",
+                  "nitpicker-query links site.nitpicker --type broken --broken-as 404"),
     ),
     QuerySpec(
         "list_resources", "resources", list_resources,

@@ -374,6 +374,16 @@ class ArchiveWriter:
         self.conn.executemany("UPDATE pages SET redirectDestId = ? WHERE id = ?",
                               [(dest, pid) for pid, dest in pairs])
 
+    def _extras(self, page_id: int) -> dict[str, Any]:
+        """The page's ``meta_extras`` as stored (an object; anything else reads as ``{}``)."""
+        row = self.conn.execute("SELECT meta_extras FROM pages WHERE id = ?",
+                                (page_id,)).fetchone()
+        try:
+            current = json.loads(row[0]) if row and row[0] else {}
+        except ValueError:
+            current = {}
+        return current if isinstance(current, dict) else {}
+
     def update_page(self, page_id: int, fields: Mapping[str, Any], *,
                     extras: Mapping[str, Any] | None = None) -> None:
         """Set some columns of a page; ``extras`` are merged into its ``meta_extras``."""
@@ -383,14 +393,7 @@ class ArchiveWriter:
             raise ValueError(f"unknown pages columns: {sorted(unknown)}")
         self._begin()
         if extras:
-            row = self.conn.execute("SELECT meta_extras FROM pages WHERE id = ?",
-                                    (page_id,)).fetchone()
-            try:
-                current = json.loads(row[0]) if row and row[0] else {}
-            except ValueError:
-                current = {}
-            values["meta_extras"] = {**extras, **(current if isinstance(current, dict)
-                                                  else {})}
+            values["meta_extras"] = {**extras, **self._extras(page_id)}
         if not values:
             return
         assignments = ", ".join(f'"{c}" = ?' for c in values)
@@ -408,14 +411,20 @@ class ArchiveWriter:
                               isExternal=int(is_external), isSkipped=1, skipReason=reason,
                               status=None, contentType=None, **extras)
 
-    def record_redirect(self, sources: Iterable[str], dest_id: int) -> None:
+    def record_redirect(self, sources: Sequence[str | tuple[str, int | None]],
+                        dest_id: int) -> None:
         """Point every source of a redirect chain at its final page (pre-flattened).
 
         Rows that already pointed at one of the sources are re-pointed too, so
         ``redirectDestId`` is always one hop to a non-redirect row. A source loses its
-        anchors and images; a hop to itself is ignored.
+        anchors and images; a hop to itself is ignored. A source given as ``(url,
+        status)`` — a hop the crawler followed — also keeps the status it answered and
+        the URL it pointed at (``meta_extras.redirectTo``), so a reader can show the
+        chain hop by hop (``redirectDestId`` alone only names its end).
         """
-        for url in sources:
+        hops = [(s, None) if isinstance(s, str) else s for s in sources]
+        final = self.conn.execute("SELECT url FROM pages WHERE id = ?", (dest_id,)).fetchone()
+        for index, (url, status) in enumerate(hops):
             sid = self.page_id(url)
             if sid == dest_id:
                 continue
@@ -423,6 +432,12 @@ class ArchiveWriter:
             self.conn.execute(
                 "UPDATE pages SET redirectDestId = ?, scraped = 1 WHERE id = ?", (dest_id, sid)
             )
+            if status is not None:
+                target = hops[index + 1][0] if index + 1 < len(hops) else (
+                    final[0] if final else None)
+                extras = {**self._extras(sid), "redirectTo": target}
+                self.conn.execute("UPDATE pages SET status = ?, meta_extras = ? WHERE id = ?",
+                                  (status, json.dumps(extras, ensure_ascii=False), sid))
             self.conn.execute(
                 "UPDATE pages SET redirectDestId = ? WHERE redirectDestId = ?", (dest_id, sid)
             )

@@ -9,8 +9,11 @@ TOOL = query_tool(
     description="""Everything the crawl knows about one URL: status, response headers, every
     meta field (title, description, canonical, robots, og:*, twitter:*), JSON-LD types,
     detected technologies, outboundLinks (the page's own links, with each target's status
-    as linked — a redirecting link shows its 3xx), inboundLinks (pages linking here,
-    redirects followed), and redirectFrom (URLs redirecting here). Lists are capped at
+    as linked — a redirecting link shows its 3xx with redirectsTo and finalStatus, a
+    skipped target its skipReason), inboundLinks (pages linking here, redirects
+    followed), and redirectFrom (URLs redirecting here). For a URL that redirects,
+    redirectChain lists every hop [{url, status}] ending at the final page, and
+    redirectsTo names that page. Lists are capped at
     linksLimit; the *Total fields give exact counts. The url must match exactly as stored;
     find it with list_pages.""",
     output_schema=object_output(

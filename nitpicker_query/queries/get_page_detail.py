@@ -8,6 +8,7 @@ from ..archive import Archive, opened
 from ..error_kinds import classify_error_kind
 from ..keys import shape_key, split_shape
 from ..paging import check_int
+from ..redirects import redirect_chain
 from ._common import as_bool, json_object, tri_bool
 
 LINKS_LIMIT_DEFAULT = 100
@@ -56,11 +57,16 @@ def get_page_detail(
 
     - ``outboundLinks`` / ``outboundLinksTotal``: this page's anchors in document order,
       each with the *literal* target's status — a link to a redirecting URL shows the
-      redirect (an audit signal);
+      redirect's 3xx (an audit signal) with ``redirectsTo`` and ``finalStatus``, where
+      the chain ends; a link to a URL the crawl skipped has its ``skipReason``;
     - ``inboundLinks`` / ``inboundLinksTotal``: one entry per page linking here, resolved
       through redirects (a link to ``http://x`` that redirects here counts), ordered by
       referrer URL, with the text of its first such anchor;
     - ``redirectFrom`` / ``redirectFromTotal``: URLs that redirect to this page.
+
+    For a redirect source, ``redirectChain`` is the chain hop by hop, ``[{url, status},
+    …]`` ending at the final page (:func:`~nitpicker_query.redirects.redirect_chain`),
+    and ``redirectsTo`` that page's URL; both null otherwise.
 
     ``links_limit`` (1–1000, default 100) bounds each list; the counts are exact.
     ``problems`` (at most 20) lists what went wrong with the URL: ``{phase, kind,
@@ -104,6 +110,9 @@ def get_page_detail(
             "SELECT count(*) FROM pages WHERE redirectDestId = ?", (page_id,)
         ).fetchone()[0]
         result["problems"] = _problems(a, page_id, url)
+        chain = redirect_chain(a, url)
+        result["redirectChain"] = chain
+        result["redirectsTo"] = chain[-1]["url"] if chain else None
     return result
 
 
@@ -193,20 +202,24 @@ def _tags(a: Archive, page_id: int) -> dict[str, Any]:
 
 
 def _outbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
-    rows = a.execute(
-        "SELECT t.url, an.textContent, t.status, t.isExternal FROM anchors an "
-        "JOIN pages t ON t.id = an.hrefId WHERE an.pageId = ? ORDER BY an.id LIMIT ?",
-        (page_id, limit),
-    ).fetchall()
+    names = ("url", "status", "isExternal", "skipReason")
+    rows = a.rows(
+        f"SELECT an.textContent, {a.select_list('pages', 't', names)}, f.url, f.status "
+        "FROM anchors an JOIN pages t ON t.id = an.hrefId "
+        "LEFT JOIN pages f ON f.id = t.redirectDestId WHERE an.pageId = ? "
+        "ORDER BY an.id LIMIT ?", (page_id, limit))
     total = a.count("SELECT count(*) FROM anchors WHERE pageId = ?", (page_id,))
-    return {
-        "outboundLinks": [
-            {"url": r["url"], "textContent": r["textContent"], "status": r["status"],
-             "isExternal": as_bool(r["isExternal"])}
-            for r in rows
-        ],
-        "outboundLinksTotal": total,
-    }
+    links = []
+    for text, url, status, external, skip, final_url, final_status in rows:
+        link: dict[str, Any] = {"url": url, "textContent": text, "status": status,
+                                "isExternal": as_bool(external)}
+        if skip:
+            link["skipReason"] = skip
+        if final_url is not None:
+            link["redirectsTo"] = final_url
+            link["finalStatus"] = final_status
+        links.append(link)
+    return {"outboundLinks": links, "outboundLinksTotal": total}
 
 
 _INBOUND_ANCHORS = (

@@ -7,15 +7,23 @@ from typing import Any
 from ..archive import Archive, opened
 from ..format import strict_page
 from ..paging import check_choice, check_paging, envelope
+from ..redirects import redirect_chain
 from ._common import as_bool
 
 LINK_TYPES = ("broken", "external", "orphaned")
+BROKEN_AS = {
+    # what "broken" means: the resolved destination's status …
+    "error": "({status} >= 400 OR {status} = -1)",   # 4xx, 5xx, or the fetch failed
+    "4xx": "{status} BETWEEN 400 AND 499",
+    "404": "{status} = 404",                          # upstream's rule
+}
 
 
 def list_links(
     archive: Archive | str,
     *,
     type: str,
+    broken_as: str = "error",
     include_redirect_sources: bool = False,
     by_destination: bool = False,
     limit: int = 100,
@@ -24,8 +32,9 @@ def list_links(
     """Which links are broken or external, and which pages are orphaned?
 
     - ``broken``: one item per anchor whose destination — resolved through redirects —
-      answered exactly 404. 403, 410, 5xx and failures (-1) are not "broken" here
-      (they are often transient or intentional; see ``list_pages --status``).
+      answered an error. ``broken_as`` says which: ``error`` (default: any 4xx or 5xx,
+      or a fetch that failed, status -1 — what an auditor calls a broken link), ``4xx``,
+      or ``404`` (exactly 404: upstream's rule, which leaves out 410, 5xx and failures).
     - ``external``: one item per anchor whose resolved destination is external.
     - ``orphaned``: rendered internal HTML pages no anchor points at, directly or
       through a redirect; items ``{url, title, status}``.
@@ -36,13 +45,15 @@ def list_links(
 
     Anchor items are ``{sourceUrl, destUrl, status, isExternal, textContent}`` with the
     destination resolved (``include_redirect_sources=True`` shows the literal target
-    instead), not de-duplicated (a header and a footer link are two items), ordered by
-    source URL then document order.
+    instead; an anchor to a redirecting URL also has ``redirectChain``, the hops
+    ``[{url, status}]`` from the URL it names to the destination), not de-duplicated (a
+    header and a footer link are two items), ordered by source URL then document order.
 
     Upstream: ``list-links.ts`` (404-only rule of the later builds; ``orphaned`` from
     the first 0.10 builds).
     """
     check_choice("type", type, LINK_TYPES)
+    check_choice("broken_as", broken_as, tuple(BROKEN_AS))
     limit, offset = check_paging(limit, offset)
     with opened(archive) as a:
         if type == "orphaned":
@@ -56,7 +67,8 @@ def list_links(
             external = "COALESCE(r.isExternal, d.isExternal)"
             dest_url = "COALESCE(r.url, d.url)"
             join = "LEFT JOIN pages r ON r.id = d.redirectDestId "
-        test = f"{status} = 404" if type == "broken" else f"{external} = 1"
+        test = BROKEN_AS[broken_as].format(status=status) if type == "broken" \
+            else f"{external} = 1"
         # Select the few matching target rows first, then their anchors by index:
         # counting never scans every anchor.
         where = f"an.hrefId IN (SELECT d.id FROM pages d {join}WHERE {test})"
@@ -65,7 +77,8 @@ def list_links(
                                    offset)
         total = a.count(f"SELECT count(*) FROM anchors an WHERE {where}")
         resolved = f"{dest_url} AS destUrl, {status} AS status, {external} AS isExternal"
-        select = f"SELECT s.url AS sourceUrl, {resolved}, an.textContent"
+        select = (f"SELECT s.url AS sourceUrl, {resolved}, an.textContent, d.url AS linked, "
+                  "d.redirectDestId AS redirected")
         if _walk_sources(a, total, limit + offset):
             # Many matches: walk source pages in URL order (CROSS JOIN fixes the join
             # order) and stop after the page — the sort of every match is avoided.
@@ -78,11 +91,14 @@ def list_links(
                    f"JOIN pages d ON d.id = an.hrefId {join}WHERE {where} "
                    "ORDER BY s.url, an.id LIMIT ? OFFSET ?")
         rows = a.execute(sql, (limit, offset)).fetchall()
-    items = [
-        {"sourceUrl": r["sourceUrl"], "destUrl": r["destUrl"], "status": r["status"],
-         "isExternal": as_bool(r["isExternal"]), "textContent": r["textContent"]}
-        for r in rows
-    ]
+        items = []
+        for r in rows:
+            item = {"sourceUrl": r["sourceUrl"], "destUrl": r["destUrl"],
+                    "status": r["status"], "isExternal": as_bool(r["isExternal"]),
+                    "textContent": r["textContent"]}
+            if r["redirected"] is not None and not include_redirect_sources:
+                item["redirectChain"] = redirect_chain(a, r["linked"])
+            items.append(item)
     return envelope(items, total, limit, offset)
 
 

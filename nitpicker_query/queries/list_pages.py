@@ -6,6 +6,7 @@ from typing import Any
 
 from ..archive import Archive, opened
 from ..content_types import CATEGORIES, category_sql
+from ..exceptions import InvalidArgument
 from ..format import NOT_SKIPPED, loose_page
 from ..paging import check_choice, check_int, check_paging, envelope
 from ._common import as_bool, like_literal
@@ -70,6 +71,7 @@ def list_pages(
     noindex: bool = False,
     url_pattern: str | None = None,
     directory: str | None = None,
+    search: str | None = None,
     content_type_category: str | None = None,
     skipped: str = "exclude",
     skip_reason: str | None = None,
@@ -95,10 +97,14 @@ def list_pages(
         noindex: only pages whose robots meta says noindex.
         url_pattern: SQL LIKE pattern on the URL, used as given (``%/news/%``).
         directory: a substring of the URL; a trailing ``/`` is added (``/news`` → ``/news/``).
+        search: a substring of the URL or of the title, taken literally, ASCII letters
+            matched in either case (what a person types in a search box).
         skipped: ``exclude`` (default: fetched pages only, the total of
             ``get_summary``'s ``totalPages``), ``include`` or ``only``.
         skip_reason: only skipped URLs with this exact reason (``dedupe-cap``,
-            ``nofollow``, ``excluded`` …); implies ``skipped="only"``.
+            ``nofollow``, ``robots.txt``, ``excluded`` …); implies ``skipped="only"``. A
+            reason no URL of the archive was skipped for is an error that lists the
+            archive's reasons (a typo must not read as "nothing skipped").
         security_headers: add ``hasCSP``, ``hasXFrameOptions``, ``hasXContentTypeOptions``
             and ``hasHSTS`` to each item (as ``check_headers``; computed for the page only).
         cap_event: only the URLs the soft cap refused under this ``dedupe_cap_events``
@@ -166,6 +172,9 @@ def list_pages(
         d = directory if directory.endswith("/") else directory + "/"
         where.append("p.url LIKE ? ESCAPE '\\'")
         params.append("%" + like_literal(d) + "%")
+    if search:
+        where.append("(p.url LIKE ? ESCAPE '\\' OR p.title LIKE ? ESCAPE '\\')")
+        params += ["%" + like_literal(search) + "%"] * 2
     clause = " AND ".join(where)
     order = "DESC" if sort_order == "desc" else "ASC"
     order_by = f"p.{SORT_COLUMNS[sort_by]} {order}"
@@ -176,6 +185,8 @@ def list_pages(
         flags = "".join(f", {has_header(h)} AS {key}" for key, h in HEADERS)
     with opened(archive) as a:
         total = a.count(f"SELECT count(*) FROM pages p WHERE {clause}", params)
+        if skip_reason is not None and total == 0:
+            _check_reason(a, skip_reason)
         rows = a.rows(
             f"SELECT {a.select_list('pages', 'p', _COLUMNS)}{flags} FROM pages p "
             f"WHERE {clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
@@ -188,3 +199,18 @@ def list_pages(
             item.update({key: bool(v) for (key, _), v in zip(HEADERS, row[width:],
                                                              strict=True)})
     return envelope(items, total, limit, offset)
+
+
+def skip_reasons(a: Archive) -> dict[str, int]:
+    """The reasons URLs of the archive were skipped for, with how many each."""
+    return {str(r[0]): int(r[1]) for r in a.execute(
+        "SELECT skipReason, count(*) FROM pages WHERE isSkipped = 1 AND skipReason IS NOT "
+        "NULL GROUP BY skipReason ORDER BY count(*) DESC, skipReason")}
+
+
+def _check_reason(a: Archive, reason: str) -> None:
+    known = skip_reasons(a)
+    if reason not in known:
+        listed = ", ".join(f"{k!r} ({v})" for k, v in list(known.items())[:12]) or "none"
+        raise InvalidArgument(f"No URL of this archive was skipped for {reason[:80]!r}; "
+                              f"its skip reasons: {listed}")

@@ -39,7 +39,8 @@ def test_pretty_and_jsonl(extended_archive: Path) -> None:
 
 
 def test_table_output(extended_archive: Path) -> None:
-    r = run("links", str(extended_archive), "--type", "broken", "--format", "table")
+    r = run("links", str(extended_archive), "--type", "broken", "--broken-as", "404",
+            "--format", "table")
     assert r.returncode == 0
     assert "sourceUrl" in r.stdout and "http://localhost/missing" in r.stdout
     assert "1 item" in r.stdout

@@ -68,6 +68,31 @@ def test_redirect_sources_point_at_the_final_page(crawl: Crawl, zoo: TrapZoo) ->
     assert detail is not None
     assert set(detail["redirectFrom"]) == {zoo.url + s for s in (
         "redirect/start", "redirect/middle", "old-a", "old-b")}
+    assert detail["redirectChain"] is None and detail["status"] == 200
+
+
+def test_a_redirect_shows_its_chain_hop_by_hop(crawl: Crawl, zoo: TrapZoo) -> None:
+    start = q.get_page_detail(crawl.archive, url=zoo.url + "redirect/start")
+    assert start is not None
+    assert start["status"] == 301 and start["redirectsTo"] == zoo.url + "redirect/end"
+    assert [(h["url"], h["status"]) for h in start["redirectChain"]] == [
+        (zoo.url + "redirect/start", 301), (zoo.url + "redirect/middle", 302),
+        (zoo.url + "redirect/end", 200)]
+    middle = q.get_page_detail(crawl.archive, url=zoo.url + "redirect/middle")
+    assert middle is not None
+    assert [(h["url"], h["status"]) for h in middle["redirectChain"]] == [
+        (zoo.url + "redirect/middle", 302), (zoo.url + "redirect/end", 200)]
+    # a link to the chain shows the 3xx it got and where it ends; a robots-blocked
+    # link says why it has no status
+    home = q.get_page_detail(crawl.archive, url=zoo.url, links_limit=1000)
+    assert home is not None
+    links = {o["url"]: o for o in home["outboundLinks"]}
+    hop = links[zoo.url + "redirect/start"]
+    assert (hop["status"], hop["redirectsTo"], hop["finalStatus"]) == (
+        301, zoo.url + "redirect/end", 200)
+    private = links[zoo.url + "private/"]
+    assert private["status"] is None and private["skipReason"] == "robots.txt"
+    assert "redirectsTo" not in links[zoo.url + "missing"]
 
 
 def test_error_statuses(crawl: Crawl, zoo: TrapZoo) -> None:
@@ -75,7 +100,13 @@ def test_error_statuses(crawl: Crawl, zoo: TrapZoo) -> None:
     assert _row(crawl.archive, zoo.url + "error")["status"] == 500
     broken = q.list_links(crawl.archive, type="broken", limit=1000)["items"]
     assert {(b["sourceUrl"], b["destUrl"]) for b in broken} >= {
-        (zoo.url, zoo.url + "missing"), (zoo.url, zoo.url + "about")}
+        (zoo.url, zoo.url + "missing"), (zoo.url, zoo.url + "about"),
+        (zoo.url, zoo.url + "error")}   # a 500 is a broken link to an auditor
+    only_404 = q.list_links(crawl.archive, type="broken", broken_as="404", limit=1000)
+    assert (zoo.url, zoo.url + "error") not in {
+        (b["sourceUrl"], b["destUrl"]) for b in only_404["items"]}
+    assert (zoo.url, zoo.url + "missing") in {
+        (b["sourceUrl"], b["destUrl"]) for b in only_404["items"]}
     pdf = _row(crawl.archive, zoo.url + "files/report.pdf")
     assert (pdf["status"], pdf["contentType"], pdf["isTarget"]) == (200, "application/pdf", 1)
     assert [p["url"] for p in q.list_pages(crawl.archive, content_type_category="pdf")[

@@ -120,7 +120,7 @@ def test_queries_answer_with_the_old_counts(fixture: Path,
     # broken: the anchor's target, through a redirect, answered 404
     broken = count(old, """SELECT count(*) FROM anchors a JOIN pages d ON d.id = a.hrefId
         LEFT JOIN pages r ON r.id = d.redirectDestId WHERE COALESCE(r.status, d.status) = 404""")
-    assert q.list_links(new, type="broken")["total"] == broken
+    assert q.list_links(new, type="broken", broken_as="404")["total"] == broken
     titles = {(r[0], r[1]) for r in old.execute(
         "SELECT title, count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 AND "
         "contentType = 'text/html' AND redirectDestId IS NULL AND title != '' "
@@ -153,7 +153,7 @@ def test_cli_queries_and_derived_fields(upgraded: dict[str, tuple[Path, str]]) -
         return result
 
     assert query("summary")["totalPages"] == 138
-    assert query("links", "--type", "broken")["total"] == 3
+    assert query("links", "--type", "broken", "--broken-as", "404")["total"] == 3
     assert query("pages", "--limit", "1")["total"] == 138
     # derived from the snapshots as a crawl would: technologies, 0.10 columns
     inventory = {i["provider"] for i in query("tag-inventory")["items"]}  # type: ignore

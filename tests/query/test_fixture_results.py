@@ -114,10 +114,16 @@ def test_extended_summary(extended_archive: Path) -> None:
     assert s["contentTypeDistribution"] == [{"category": "html", "internal": 4, "external": 1}]
 
 
-def test_extended_broken_links_are_404_only(extended_archive: Path) -> None:
-    broken = q.list_links(extended_archive, type="broken")
-    assert broken["items"] == [{"sourceUrl": A, "destUrl": "http://localhost/missing",
-                                "status": 404, "isExternal": False, "textContent": "dead"}]
+def test_extended_broken_links_any_error_or_upstreams_404(extended_archive: Path) -> None:
+    missing = {"sourceUrl": A, "destUrl": "http://localhost/missing", "status": 404,
+               "isExternal": False, "textContent": "dead"}
+    flaky = {"sourceUrl": B, "destUrl": "http://localhost/flaky", "status": 503,
+             "isExternal": False, "textContent": "flaky"}
+    assert q.list_links(extended_archive, type="broken")["items"] == [missing, flaky]
+    assert q.list_links(extended_archive, type="broken", broken_as="4xx")["items"] == [
+        missing]
+    assert q.list_links(extended_archive, type="broken", broken_as="404")["items"] == [
+        missing]
 
 
 def test_extended_external_links(extended_archive: Path) -> None:
@@ -139,7 +145,12 @@ def test_extended_redirect_resolution(extended_archive: Path) -> None:
     a = q.get_page_detail(extended_archive, url=A)
     assert a is not None
     assert {"url": "http://localhost/old-b", "textContent": "old link", "status": 301,
-            "isExternal": False} in a["outboundLinks"]
+            "isExternal": False, "redirectsTo": B, "finalStatus": 200} in a["outboundLinks"]
+    old = q.get_page_detail(extended_archive, url="http://localhost/old-b")
+    assert old is not None and old["redirectsTo"] == B
+    # written without its hops (as upstream writes them): the source, then the end
+    assert old["redirectChain"] == [{"url": "http://localhost/old-b", "status": 301},
+                                    {"url": B, "status": 200}]
 
 
 def test_extended_skipped_page_detail(extended_archive: Path) -> None:
@@ -154,7 +165,8 @@ def test_extended_skipped_page_detail(extended_archive: Path) -> None:
 def test_broken_with_include_redirect_sources_uses_literal_target(
     extended_archive: Path,
 ) -> None:
-    literal = q.list_links(extended_archive, type="broken", include_redirect_sources=True)
+    literal = q.list_links(extended_archive, type="broken", broken_as="404",
+                           include_redirect_sources=True)
     assert [i["destUrl"] for i in literal["items"]] == ["http://localhost/missing"]
 
 

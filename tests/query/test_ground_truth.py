@@ -64,7 +64,8 @@ def test_duplicates_and_mismatches(generated: tuple[q.Archive, dict[str, Any]]) 
 
 def test_links_images_resources_headers(generated: tuple[q.Archive, dict[str, Any]]) -> None:
     a, truth = generated
-    assert q.list_links(a, type="broken")["total"] == truth["list_links"]["broken"]
+    assert q.list_links(a, type="broken", broken_as="404")["total"] == truth["list_links"][
+        "broken"]
     assert q.list_links(a, type="external")["total"] == truth["list_links"]["external"]
     assert q.list_images(a)["total"] == truth["list_images"]["total"]
     assert q.list_images(a, missing_alt=True)["total"] == truth["list_images"]["missing_alt"]
@@ -86,19 +87,21 @@ def test_clusters(generated: tuple[q.Archive, dict[str, Any]]) -> None:
     assert q.list_dedupe_cap_events(a)["total"] == 0
 
 
-@pytest.mark.parametrize("kind", ["broken", "external"])
+@pytest.mark.parametrize("kind", ["broken", "404", "external"])
 @pytest.mark.parametrize("offset", [0, 537])
 def test_link_pages_equal_the_plain_sorted_query(generated: tuple[q.Archive, dict[str, Any]],
                                                  kind: str, offset: int) -> None:
     """Whichever plan list_links picks, a page is the plain sorted query's page."""
     a, _ = generated
-    test = ("COALESCE(r.status, d.status) = 404" if kind == "broken"
-            else "COALESCE(r.isExternal, d.isExternal) = 1")
+    status = "COALESCE(r.status, d.status)"
+    test = {"broken": f"({status} >= 400 OR {status} = -1)", "404": f"{status} = 404",
+            "external": "COALESCE(r.isExternal, d.isExternal) = 1"}[kind]
     plain = a.execute(
         "SELECT s.url, COALESCE(r.url, d.url), an.textContent FROM anchors an "
         "JOIN pages s ON s.id = an.pageId JOIN pages d ON d.id = an.hrefId "
         f"LEFT JOIN pages r ON r.id = d.redirectDestId WHERE {test} "
         "ORDER BY s.url, an.id LIMIT 100 OFFSET ?", (offset,)).fetchall()
-    ours = q.list_links(a, type=kind, offset=offset)["items"]
+    ours = q.list_links(a, type="external" if kind == "external" else "broken",
+                        broken_as="404" if kind == "404" else "error", offset=offset)["items"]
     assert [(i["sourceUrl"], i["destUrl"], i["textContent"]) for i in ours] == [
         tuple(r) for r in plain]
