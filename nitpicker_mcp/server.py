@@ -103,6 +103,20 @@ _encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 """``json.dumps(value, ensure_ascii=False)`` without building an encoder per call."""
 
 
+def without_nulls(result: Any, schema: dict[str, Any]) -> Any:
+    """A list result with each item's null fields left out, except those its schema
+    requires: ``list_pages`` items hold ~30 meta fields, most of them null on most pages,
+    and an assistant gets twice as many items per call without them. Every list tool's
+    description says so (``tools._base.NULLS_LEFT_OUT``)."""
+    if not (isinstance(result, dict) and isinstance(result.get("items"), list)):
+        return result
+    item_schema = schema.get("properties", {}).get("items", {}).get("items", {})
+    keep = set(item_schema.get("required", ()))
+    items = [{k: v for k, v in entry.items() if v is not None or k in keep}
+             if isinstance(entry, dict) else entry for entry in result["items"]]
+    return {**result, "items": items}
+
+
 def bound(result: Any) -> tuple[Any, str]:
     """Keep one result's JSON under :data:`MAX_STRUCTURED_CHARS`; return it and its text.
 
@@ -285,7 +299,7 @@ class NitpickerServer:
                                      key=lambda e: list(e.absolute_path))), None)
             if error is not None:
                 raise _argument_error(name, error)
-            result = await self._run(ctx, tool, arguments)
+            result = without_nulls(await self._run(ctx, tool, arguments), tool.output_schema)
         except NitpickerError as exc:
             return _error(str(exc))
         except Exception as exc:  # a bug: the model gets a line, stderr the traceback

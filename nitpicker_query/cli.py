@@ -15,11 +15,12 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__, cache
+from . import __version__, cache, export
 from .archive import DEFAULT_QUERY_TIMEOUT, database_errors, open_archive
 from .catalog import QUERIES, Param, QuerySpec
-from .exceptions import NitpickerError, NotFound
-from .render import FORMATS, render
+from .exceptions import InvalidArgument, NitpickerError, NotFound
+from .export import csv_chunks
+from .render import FORMATS, is_list_result, render
 from .terminal import CliParser, escape, terminal_width
 
 PROG = "nitpicker-query"
@@ -36,7 +37,11 @@ def _add_param(parser: argparse.ArgumentParser, p: Param) -> None:
         parser.add_argument(p.flag, dest=p.name, action=argparse.BooleanOptionalAction,
                             default=None, help=help_text + " Absent: no filter.")
     elif p.kind == "int":
-        parser.add_argument(p.flag, dest=p.name, type=int, default=p.default,
+        if p.name in ("limit", "offset"):
+            # absent: the query's default, or with --format csv every item
+            help_text += " With --format csv: every item unless given."
+        parser.add_argument(p.flag, dest=p.name, type=int,
+                            default=None if p.name in ("limit", "offset") else p.default,
                             required=p.required, metavar="N", help=help_text)
     elif p.kind == "choice":
         parser.add_argument(p.flag, dest=p.name, choices=p.choices, default=p.default,
@@ -50,8 +55,10 @@ def _add_param(parser: argparse.ArgumentParser, p: Param) -> None:
 def _add_output(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("output")
     group.add_argument("--format", choices=FORMATS, default=None,
-                       help="json, table or jsonl (one item per line). Default: table on a "
-                       "terminal, json when piped.")
+                       help="json, table, jsonl (one item per line) or csv (every item of a "
+                       "list, RFC 4180). Default: table on a terminal, json when piped.")
+    group.add_argument("--bom", action="store_true",
+                       help="csv: start with a UTF-8 byte-order mark (for spreadsheet apps).")
     group.add_argument("--pretty", action="store_true", help="Indent JSON output.")
     group.add_argument("--debug", action="store_true",
                        help="Show a traceback on unexpected errors.")
@@ -136,6 +143,22 @@ def run(spec: QuerySpec, args: argparse.Namespace) -> Any:
     return result
 
 
+def export_csv(spec: QuerySpec, args: argparse.Namespace) -> None:
+    """The whole result as CSV, streamed a page at a time (``--limit``/``--offset`` cut it
+    when given)."""
+    options = {p.name: getattr(args, p.name) for p in spec.params
+               if getattr(args, p.name) is not None and p.name not in ("limit", "offset")}
+    with open_archive(args.archive, query_timeout=args.query_timeout) as archive, \
+            database_errors(archive):
+        missing = (spec.not_found or "Nothing found").format(**options) if (
+            spec.not_found) else "Nothing found"
+        rows = export.items(spec.function, archive, options, offset=args.offset or 0,
+                            most=args.limit, not_found=missing)
+        for chunk in csv_chunks(rows, columns=spec.table_columns, bom=args.bom):
+            sys.stdout.write(chunk)
+    sys.stdout.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -149,9 +172,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if spec is None:
             result = cache.report(args.action)
             spec = CACHE_SPEC
+        elif args.format == "csv" and spec.is_list:
+            export_csv(spec, args)
+            return 0
         else:
             result = run(spec, args)
         fmt = args.format or ("table" if sys.stdout.isatty() else "json")
+        if fmt == "csv":
+            if not is_list_result(result):
+                raise InvalidArgument(f"{spec.command} returns one object, not a list: "
+                                      "use --format json or table")
+            for chunk in csv_chunks(iter(result["items"]), columns=spec.table_columns,
+                                    bom=args.bom):
+                sys.stdout.write(chunk)
+            sys.stdout.flush()
+            return 0
         limit_flag = next((p.flag for p in spec.params if p.name.endswith("_limit")), None)
         render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns,
                width=_table_width(), text_field=spec.text_field,

@@ -21,7 +21,8 @@ from tabulate import tabulate
 from .terminal import escape, fit, local_time
 from .values import jsonable
 
-FORMATS = ("json", "table", "jsonl")
+FORMATS = ("json", "table", "jsonl", "csv")
+"""``csv`` is written by :mod:`nitpicker_query.export`, not by :func:`render`."""
 MIN_COLUMN = 8
 """Narrowest a cut column gets (``http://…`` still says what it was)."""
 _GAP = 2  # tabulate's "simple" format puts two spaces between columns
@@ -44,7 +45,8 @@ def _dumps_strict(value: Any, pretty: bool) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _is_time(key: str, value: Any) -> bool:
+def is_time(key: str, value: Any) -> bool:
+    """Is this an epoch-milliseconds time (``firstCrawledAt``, ``createdAt`` …)?"""
     return (key.endswith("At") or key.endswith("_at")) and isinstance(value, int | float) \
         and not isinstance(value, bool) and 1e11 < value < 1e14
 
@@ -53,7 +55,7 @@ def _cell(value: Any, key: str = "") -> str:
     """One value as table text: escaped, on one line, times in local ISO 8601."""
     if value is None:
         return ""
-    if _is_time(key, value):
+    if is_time(key, value):
         return local_time(value)
     text = value if isinstance(value, str) else _dumps(value)
     return escape(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import logging
 import shlex
@@ -34,12 +35,14 @@ from starlette.responses import (
     PlainTextResponse,
     RedirectResponse,
     Response,
+    StreamingResponse,
 )
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import nitpicker_query as q
+from nitpicker_query import export
 from nitpicker_query.catalog import QUERIES, QuerySpec
 from nitpicker_query.exceptions import (
     ArchiveNotFound,
@@ -49,12 +52,13 @@ from nitpicker_query.exceptions import (
     QueryTimeout,
     mask_paths,
 )
+from nitpicker_query.queries.check_headers import HEADERS as SECURITY_FLAGS
 from nitpicker_query.terminal import local_time as terminal_time
 from nitpicker_query.values import jsonable
 
 from . import params
 from .archives import Archives, PathNotAllowed
-from .text import t
+from .text import label, t
 
 HERE = Path(__file__).resolve().parent
 LOG = logging.getLogger("uvicorn.error")
@@ -93,8 +97,7 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "images": ("list_images", ("pageUrl", "src", "alt", "width", "height")),
     "duplicates": ("find_duplicates", ("value", "count", "urls")),
     "mismatches": ("find_mismatches", ("url", "type", "actual", "expected")),
-    "headers": ("check_headers", ("url", "contentSecurityPolicy", "xFrameOptions",
-                                  "xContentTypeOptions", "strictTransportSecurity")),
+    "headers": ("check_headers", ("url", *(key for key, _header in SECURITY_FLAGS))),
     "duplicate-clusters": ("get_duplicate_clusters", ()),
     "duplicate-cluster": ("get_duplicate_cluster", ("url", "title", "ogUrl", "ogUrlMismatch",
                                                     "shapeKey")),
@@ -160,7 +163,7 @@ class Viewer:
         self.hosts = hosts
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
-        self.env.globals.update(t=t, nav=NAV, is_web_url=is_web_url, link=self.link)
+        self.env.globals.update(t=t, label=label, nav=NAV, is_web_url=is_web_url, link=self.link)
         self.env.filters["cell"] = self.cell
         self.env.filters["diff"] = diff
         self.env.filters["shquote"] = shlex.quote
@@ -248,7 +251,10 @@ class Viewer:
         sort_choices: tuple[str, ...] = ()
         if view in SORTABLE:
             sort_choices = next((p.choices for p in spec.params if p.name == "sort_by"), ())
-        context.update(spec=spec, values=values, page=page, size=size,
+        exported = {k: v for k, v in values.items() if k not in params.HTML_ONLY}
+        csv_link = f"/api/{spec.name}?" + urlencode({**exported, "format": "csv",
+                                                     "bom": "true"}) if spec.is_list else None
+        context.update(spec=spec, values=values, page=page, size=size, csv_link=csv_link,
                        columns=_columns(VIEWS[view][1], result), sizes=params.PAGE_SIZES,
                        sort_choices=sort_choices,
                        sort_key=values.get("sortBy", "url") if sort_choices else None)
@@ -291,12 +297,36 @@ class Viewer:
             archive = await _threaded(self.archives.open, request.query_params.get("archive")
                                       or request.query_params.get("a"))
             args = params.arguments(spec, request.query_params)
+            fmt = request.query_params.get("format", "json")
+            if fmt not in ("json", "csv"):
+                raise InvalidArgument("format must be json or csv")
+            if fmt == "csv":
+                return await self.csv(request, spec, archive, args)
             result = await _threaded(spec.function, archive, heavy=spec.heavy, **args)
             if result is None:
                 raise not_found(spec, args)
         except (NitpickerError, ValueError) as exc:
             return self.error(request, exc, api=True)
         return JSONResponse(jsonable(result))
+
+    async def csv(self, request: Request, spec: QuerySpec, archive: q.Archive,
+                  args: dict[str, Any]) -> Response:
+        """The whole filtered result as CSV (:mod:`nitpicker_query.export`), streamed a
+        page at a time; ``limit``/``offset`` cut it only when the URL gives them. The
+        first chunk is made before the answer starts, so a bad argument is still a 400."""
+        if not spec.is_list:
+            raise InvalidArgument(f"{spec.name} returns one object, not a list: CSV is for "
+                                  "lists")
+        options = {k: v for k, v in args.items() if k not in ("limit", "offset")}
+        most = args.get("limit") if "limit" in request.query_params else None
+        rows = export.items(spec.function, archive, options, offset=args.get("offset", 0),
+                            most=most, not_found=str(not_found(spec, args)))
+        bom = params.value_of(params.BOM, request.query_params.get("bom") or "false")
+        chunks = export.csv_chunks(rows, columns=spec.table_columns, bom=bom)
+        first = await _threaded(next, chunks, heavy=spec.heavy)
+        return StreamingResponse(
+            itertools.chain([first], chunks), media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{spec.command}.csv"'})
 
     async def api_index(self, request: Request) -> Response:
         return JSONResponse({"queries": [

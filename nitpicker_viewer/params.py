@@ -7,6 +7,7 @@ the HTML views, ``page``/``pageSize`` (what a person shares in a link).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +17,12 @@ from nitpicker_query.exceptions import InvalidArgument
 TRUE = {"1", "true", "on", "yes"}
 FALSE = {"0", "false", "off", "no"}
 PAGE_SIZES = (20, 50, 100, 200, 500)
+COMMON = {"a", "archive", "format", "bom"}
+"""Names every query URL may carry: the archive, the answer's format (JSON or CSV) and,
+for CSV, a byte-order mark."""
+BOM = Param("bom", "flag", "")
+HTML_ONLY = {"page", "pageSize", "columns"}
+"""The HTML views' paging and column choice."""
 
 
 def _int(param: Param, raw: str) -> int:
@@ -53,7 +60,16 @@ def value_of(param: Param, raw: str) -> Any:
 
 def arguments(spec: QuerySpec, values: Mapping[str, str], *, html: bool = False
               ) -> dict[str, Any]:
-    """Keyword arguments for ``spec.function``; ``html`` reads page/pageSize for paging."""
+    """Keyword arguments for ``spec.function``; ``html`` reads page/pageSize for paging.
+
+    A name the query does not take is refused (a misspelt filter must not answer with
+    the unfiltered list), with the nearest name it does take."""
+    known = {p.camel for p in spec.params} | COMMON | (HTML_ONLY if html else set())
+    for name in values:
+        if name not in known:
+            near = difflib.get_close_matches(name, sorted(known), n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            raise InvalidArgument(f"{spec.name} takes no parameter {name[:60]!r}{hint}")
     out: dict[str, Any] = {}
     for param in spec.params:
         if html and param.name in ("limit", "offset"):

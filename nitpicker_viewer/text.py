@@ -36,6 +36,8 @@ STRINGS: dict[str, str] = {
     "showing": "Showing {first}–{last} of {total}",
     "none": "Nothing here.",
     "copy": "Copy",
+    "redirect-chain": "Redirect chain",
+    "csv": "Download CSV (all {total} rows)",
     "copied": "Copied",
     "members": "All member pages",
     "representative": "Representative page",
@@ -54,6 +56,44 @@ STRINGS: dict[str, str] = {
     "metadata": "Metadata fulfilment",
     "crawl": "Crawl",
 }
+
+
+LABELS: dict[str, str] = {
+    # column and filter names (the API's camelCase) as a person reads them
+    "url": "URL", "status": "Status", "title": "Title", "contentType": "Content type",
+    "noindex": "noindex", "skipReason": "Skipped because", "hasCSP": "CSP",
+    "hasXFrameOptions": "X-Frame-Options", "hasXContentTypeOptions": "X-Content-Type-Options",
+    "hasHSTS": "HSTS", "sourceUrl": "Linked from", "destUrl": "Link target",
+    "isExternal": "External", "textContent": "Anchor text", "referrerCount": "Referring pages",
+    "linkCount": "Links", "pageUrl": "Page", "src": "Image", "alt": "Alt text",
+    "width": "Width", "height": "Height", "value": "Value", "count": "Pages", "urls": "URLs",
+    "type": "Type", "actual": "Actual", "expected": "Expected", "ogUrl": "og:url",
+    "ogUrlMismatch": "og:url differs", "shapeKey": "URL shape", "statusMin": "Status from",
+    "statusMax": "Status to", "contentTypeCategory": "Content type", "capEvent": "Cap event",
+    "missingTitle": "Missing title", "missingDescription": "Missing description",
+    "securityHeaders": "Security headers", "skipped": "Skipped URLs", "sortBy": "Sort by",
+    "sortOrder": "Order", "minCount": "At least (pages)", "byDestination": "One row per target",
+    "includeRedirectSources": "Show redirect sources", "missingOnly": "Missing only",
+    "resourceUrl": "Resource URL", "signature": "Signature", "search": "Search",
+    "brokenAs": "Broken means", "pageSize": "Rows per page", "by": "Grouped by",
+    "finalUrl": "Redirects to", "finalStatus": "Final status", "redirectStatus": "Redirect",
+}
+
+
+def label(name: str) -> str:
+    """A column or filter name as words: the table above, else ``camelCase`` split
+    (``metadataFulfillment`` → ``Metadata fulfillment``)."""
+    if name in LABELS:
+        return LABELS[name]
+    words: list[str] = []
+    for char in name:
+        if char.isupper() and words and not words[-1][-1:].isupper():
+            words.append(char.lower())
+        elif words:
+            words[-1] += char
+        else:
+            words.append(char)
+    return " ".join(words).capitalize()
 
 
 def t(key: str, **values: object) -> str:

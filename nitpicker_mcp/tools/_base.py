@@ -63,6 +63,10 @@ def prose(text: str) -> str:
     return " ".join(text.split())
 
 
+NULLS_LEFT_OUT = " Null fields are left out of items."
+"""Said by every list tool: the server drops null fields from items (``without_nulls``)."""
+
+
 def query_tool(name: str, *, title: str, description: str, output_schema: dict[str, Any],
                defaults: dict[str, Any] | None = None) -> ToolDef:
     """A tool that calls the catalog query of the same name."""
@@ -71,6 +75,8 @@ def query_tool(name: str, *, title: str, description: str, output_schema: dict[s
     def run(archive: Archive, options: dict[str, Any]) -> Any:
         return spec.function(archive, **options)
 
-    return ToolDef(name=name, title=title, description=prose(description),
+    listed = "items" in output_schema.get("properties", {})
+    return ToolDef(name=name, title=title,
+                   description=prose(description) + (NULLS_LEFT_OUT if listed else ""),
                    output_schema=output_schema, run=run, spec=spec,
                    defaults=defaults or {}, not_found=spec.not_found)

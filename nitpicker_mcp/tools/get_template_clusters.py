@@ -6,7 +6,7 @@ from ._base import query_tool
 TOOL = query_tool(
     "get_template_clusters",
     title="Template clusters (pages by DOM structure)",
-    description="""Which templates is the site built from? The crawled HTML pages folded
+    description="""The templates the site is built from: crawled HTML pages folded
     by DOM structure (element paths with ids and classes; text ignored), blocked by URL
     path and stylesheets. One item per template of at least minCount pages, biggest
     first: key, count, samplePages, reasons (blocking: path and stylesheets; landmarks
@@ -14,7 +14,7 @@ TOOL = query_tool(
     and metaSignatureClusters (duplicate clusters its pages fall into, with sharedPages
     and the soft cap's capEventId): a crawler trap shows as one template with one meta
     signature, a section as one template with many. The first call reads every stored
-    page (about 1 ms each); later calls are instant. get_template_cluster lists a key's
+    page (about 1 ms each), later calls are instant; get_template_cluster lists a key's
     pages.""",
     output_schema=list_output({"type": "object", "required": [
         "key", "count", "samplePages", "reasons", "metaSignatureClusters"]},

@@ -88,7 +88,15 @@ async def test_every_tool_answers(root: Path, site: Path, mode: str) -> None:
         assert mism["items"] == []
         broken = await call(c, "list_links", archive=s, type="broken")
         assert [(i["sourceUrl"], i["destUrl"]) for i in broken["items"]] == [
+            (A, "http://localhost/missing"), (B, "http://localhost/flaky")]
+        upstream = await call(c, "list_links", archive=s, type="broken", brokenAs="404")
+        assert [(i["sourceUrl"], i["destUrl"]) for i in upstream["items"]] == [
             (A, "http://localhost/missing")]
+        pages = await call(c, "list_pages", archive=s)
+        # null fields are left out; the ones every item must have stay
+        assert {k for i in pages["items"] for k, v in i.items() if v is None} <= {
+            "url", "status", "title", "isExternal"}
+        assert "description" not in pages["items"][0] and "url" in pages["items"][0]
         res = await call(c, "list_resources", archive=s)
         assert res["items"][0]["referrerCount"] == 2
         refs = await call(c, "get_resource_referrers", archive=s,

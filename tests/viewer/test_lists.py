@@ -1,0 +1,164 @@
+"""What a person reads in the viewer's lists, cell by cell: the Headers view's values,
+CSV downloads equal to the query's whole result, search, redirect chains, and the one
+line a mistyped filter gets."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlencode
+
+import pytest
+
+import nitpicker_query as q
+from nitpicker_crawl.archive import ArchiveWriter
+from tests.viewer.conftest import Served, serve
+from tests.viewer.tables import table, tables
+from tests.viewer.test_api import get
+
+
+def every(function: Any, archive: Path, **options: Any) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    offset: int | None = 0
+    while offset is not None:
+        page = function(archive, **options, limit=1000, offset=offset)
+        items += page["items"]
+        offset = page["nextOffset"]
+    return items
+
+
+def yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def test_the_headers_view_shows_each_flag(viewer: Served, capped_archive: Path) -> None:
+    status, body, _ = get(viewer, "/headers?pageSize=50")
+    assert status == 200
+    rows = table(body)
+    assert list(rows[0]) == ["URL", "CSP", "X-Frame-Options", "X-Content-Type-Options", "HSTS"]
+    expected = q.check_headers(capped_archive, limit=50)["items"]
+    assert [r["URL"] for r in rows] == [e["url"] for e in expected]
+    assert [[r["CSP"], r["X-Frame-Options"], r["X-Content-Type-Options"], r["HSTS"]]
+            for r in rows] == [[yes_no(e[k]) for k in ("hasCSP", "hasXFrameOptions",
+                                                         "hasXContentTypeOptions", "hasHSTS")]
+                               for e in expected]
+
+
+def test_the_pages_view_labels_its_columns_and_filters(viewer: Served) -> None:
+    _, body, _ = get(viewer, "/pages")
+    head = tables(body)[0][0]
+    assert head[:3] == ["URL", "Status", "Title"] and "statusMin" not in body.split(
+        "<table")[0].replace('name="statusMin"', "")
+    assert "Status from" in body and "Skipped because" in head
+
+
+def test_a_filter_the_query_does_not_take_is_a_400_naming_the_nearest(
+        viewer: Served) -> None:
+    status, body, _ = get(viewer, "/api/list_pages?bogus=1")
+    assert status == 400 and "list_pages takes no parameter 'bogus'" in body
+    status, body, _ = get(viewer, "/api/list_pages?statusMn=400")
+    assert status == 400 and "did you mean statusMin?" in body
+    status, body, _ = get(viewer, "/pages?statusMn=400")
+    assert status == 400 and "did you mean statusMin?" in body
+    status, body, _ = get(viewer, "/api/list_pages?format=xml")
+    assert status == 400 and "format must be json or csv" in body
+
+
+def test_an_unknown_skip_reason_lists_the_archives_reasons(viewer: Served,
+                                                          capped_archive: Path) -> None:
+    status, body, _ = get(viewer, "/api/list_pages?skipReason=blocked+by+robots.txt")
+    assert status == 400
+    assert "skipped for 'blocked by robots.txt'" in body and "'robots.txt' (" in body
+    status, body, _ = get(viewer, "/api/list_pages?skipReason=robots.txt")
+    assert status == 200 and unquote(body).count(capped_archive.name) == 0
+    assert q.list_pages(capped_archive, skip_reason="robots.txt")["total"] >= 1
+
+
+TITLES = ("=HYPERLINK(\"http://evil.test\",\"click\")", "-2+3", "a, b \"quoted\"\nline",
+          "@SUM(A1)", "plain")
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """2,345 pages (more than two pages of the query), titles a spreadsheet would run."""
+    out = tmp_path_factory.mktemp("csv") / "big.nitpicker"
+    w = ArchiveWriter.create(out, roots=["http://big.test/"], workdir=out.parent / "work")
+    for i in range(2345):
+        w.save_page(f"http://big.test/p/{i:05d}", scraped=1, isTarget=1, isExternal=0,
+                    status=200 if i % 7 else 404, contentType="text/html", isSkipped=0,
+                    title=TITLES[i % len(TITLES)], firstCrawledAt=1_700_000_000_000)
+    return w.close()
+
+
+def test_csv_is_the_whole_filtered_result(big: Path) -> None:
+    for served in serve(big, []):
+        status, body, headers = get(served, "/api/list_pages?format=csv")
+        assert status == 200 and headers["content-type"].startswith("text/csv")
+        assert headers["content-disposition"] == 'attachment; filename="pages.csv"'
+        rows = list(csv.DictReader(io.StringIO(body, newline="")))
+        expected = every(q.list_pages, big)
+        assert len(expected) == 2345
+        assert [r["url"] for r in rows] == [e["url"] for e in expected]
+        assert [r["status"] for r in rows] == [str(e["status"]) for e in expected]
+        assert body.count("\r\n") == len(expected) + 1  # RFC 4180 records end in CRLF
+        # a cell a spreadsheet would run as a formula starts with ' (text); others as is
+        titles = {r["title"] for r in rows}
+        assert titles == {"'=HYPERLINK(\"http://evil.test\",\"click\")", "'-2+3",
+                          "a, b \"quoted\"\nline", "'@SUM(A1)", "plain"}
+        assert {r["firstCrawledAt"][:4] for r in rows} == {"2023"}  # a time, not epoch ms
+        # limit and offset cut it only when given; a BOM on request
+        _, cut, _ = get(served, "/api/list_pages?format=csv&limit=3&offset=1001")
+        assert [r["url"] for r in csv.DictReader(io.StringIO(cut))] == [
+            e["url"] for e in q.list_pages(big, limit=3, offset=1001)["items"]]
+        _, bom, _ = get(served, "/api/list_pages?format=csv&bom=true&status=404&limit=1")
+        assert bom.startswith("\ufeffurl,") and bom.count("\r\n") == 2
+        status, body, _ = get(served, "/api/get_summary?format=csv")
+        assert status == 400 and "not a list" in body
+
+
+def test_every_list_view_links_its_csv(viewer: Served, capped_archive: Path) -> None:
+    _, body, _ = get(viewer, "/pages?statusMin=400&pageSize=20")
+    link = re.search(r'<a class="download" href="([^"]+)" download>([^<]+)</a>', body)
+    assert link is not None
+    total = q.list_pages(capped_archive, status_min=400)["total"]
+    assert link.group(2) == f"Download CSV (all {total:,} rows)"
+    href = link.group(1).replace("&amp;", "&")
+    assert "statusMin=400" in href and "pageSize" not in href
+    _, data, _ = get(viewer, href)
+    rows = list(csv.DictReader(io.StringIO(data.lstrip("\ufeff"))))
+    assert len(rows) == total and all(int(r["status"]) >= 400 for r in rows)
+    assert {"hasCSP", "hasHSTS"} <= set(rows[0])  # the view's security columns, too
+    for view in ("links", "resources", "images", "headers", "duplicate-clusters",
+                 "dedupe-cap-events", "template-clusters"):
+        _, page, _ = get(viewer, f"/{view}")
+        assert ('class="download"' in page) == ("<table" in page), view
+
+
+def test_search_finds_urls_and_titles(viewer: Served, capped_archive: Path) -> None:
+    _, body, _ = get(viewer, "/pages?" + urlencode({"search": "SHIRT", "pageSize": 500}))
+    rows = table(body)
+    expected = q.list_pages(capped_archive, search="SHIRT", limit=500)
+    assert len(rows) == expected["total"] > 0
+    assert all("shirt" in (r["URL"] + r["Title"]).lower() for r in rows)
+    # taken literally: a LIKE wildcard is a character, not "anything"
+    assert q.list_pages(capped_archive, search="%")["total"] == 0
+
+
+def test_a_redirect_shows_its_chain(viewer: Served, capped_archive: Path) -> None:
+    home = q.get_summary(capped_archive)["baseUrl"]
+    _, body, _ = get(viewer, "/page?" + urlencode({"url": home + "redirect/start"}))
+    chain = re.search(r'<ol class="chain">(.*?)</ol>', body, re.S)
+    assert chain is not None
+    hops = re.findall(r'<span class="status">([^<]*)</span> <a href="[^"]*">([^<]*)</a>',
+                      chain.group(1))
+    assert hops == [("301", home + "redirect/start"), ("302", home + "redirect/middle"),
+                    ("200", home + "redirect/end")]
+    # the home page's link to it shows the 3xx and where it ends
+    _, body, _ = get(viewer, "/page?" + urlencode({"url": home}))
+    line = re.search(r'<li><span class="status">301</span> <a[^>]*>' + re.escape(
+        home + "redirect/start") + r'</a> → <span class="status">(\d+)</span> <a[^>]*>([^<]+)',
+        body)
+    assert line is not None and line.groups() == ("200", home + "redirect/end")
