@@ -50,7 +50,8 @@ examples:
 --resume continues the crawl an archive (or an interrupted crawl's ._nitpicker-<name>
 directory) holds, with the options it was started with, and writes it back to the same
 file; an option given with --resume overrides the stored one (and says so): e.g.
---render after --no-render, --max-pages 2000 after --max-pages 1000.
+--render after --no-render, --max-pages 2000 after --max-pages 1000. URLs whose fetch
+failed (status -1) are tried again.
 
 exit status: 0 the site was crawled; 1 fatal error, or URLs of the site could not be
 fetched (no archive is written when not one page could be); 2 only external links
@@ -265,6 +266,10 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def _resume_command(path: Path) -> str:
     return f"{PROG} --resume {shlex.quote(os.path.relpath(path))}"
 
@@ -411,7 +416,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     writer.start_run(options.to_json())
     crawler = Crawler(options, writer)
     if args.resume:
-        crawler.seed_from_archive()
+        resumed = crawler.seed_from_archive()
+        if not args.silent:
+            said = [_count(resumed.done, "URL") + " done (" + _count(resumed.pages,
+                                                                     "HTML page") + ")",
+                    f"{resumed.queued} still queued",
+                    _count(resumed.retried, "failed URL") + " to try again"]
+            if resumed.events:
+                said.append(_count(resumed.events, "cap event") + " restored")
+            print(f"{PROG}: resuming {os.path.relpath(args.resume)}: {', '.join(said)}; "
+                  "its own options, except any overridden above", file=sys.stderr)
     crawler.seed(list(options.roots))
     started = time.monotonic()
     try:

@@ -86,6 +86,17 @@ class CrawlOutcome:
         return 0
 
 
+@dataclass(frozen=True)
+class Resumed:
+    """What a resumed crawl starts from (said on its first line)."""
+
+    done: int       # URLs already in the archive, fetched or skipped
+    pages: int      # internal HTML pages among them
+    queued: int     # URLs found but not fetched yet, queued again
+    retried: int    # URLs whose fetch failed, queued to try again
+    events: int     # soft-cap events restored (their shapes stay capped)
+
+
 Hops = list[tuple[str, int | None]]
 """The hops of a redirect chain as the writer takes them: each URL and the status it
 answered."""
@@ -143,14 +154,18 @@ class Crawler:
             if url is not None:
                 self.frontier.add(url, external=False, metadata_only=False)
 
-    def seed_from_archive(self) -> int:
-        """On resume: every stored URL is seen; unfetched placeholders are queued again."""
+    def seed_from_archive(self) -> Resumed:
+        """On resume: every stored URL is seen; unfetched placeholders are queued again,
+        and so are the URLs whose fetch failed (status -1: a timeout, a reset, a server
+        that was down) — a resumed crawl is the moment to try them once more."""
         rows = self.writer.conn.execute(
-            "SELECT url, scraped, isExternal, isSkipped, redirectDestId FROM pages "
+            "SELECT url, scraped, isExternal, isSkipped, redirectDestId, status FROM pages "
             "ORDER BY id").fetchall()
-        queued = 0
-        for url, scraped, external, skipped, redirected in rows:
-            if scraped:
+        queued = retried = 0
+        for url, scraped, external, skipped, redirected, status in rows:
+            failed = scraped and status == -1 and not skipped and redirected is None and (
+                not external or self.options.fetch_external)
+            if scraped and not failed:
                 self.frontier.mark_seen(url)
                 if external:
                     self.counters.external_done += 1
@@ -164,18 +179,22 @@ class Crawler:
                 self.frontier.mark_seen(url)
             else:
                 internal = self.scope.is_internal(url)
-                queued += self.frontier.add(url, external=not internal,
-                                            metadata_only=not internal)
+                added = self.frontier.add(url, external=not internal, metadata_only=not internal)
+                queued += added
+                retried += added and bool(failed)
+        events = 0
         if self.softcap is not None:
             for event_id, signature, shapes, qvals, signals in self.writer.cap_events():
                 self.softcap.restore(event_id, signature, shapes, qvals, signals)
                 self._restored_events.add(event_id)
+                events += 1
         self.counters.internal_found = self.frontier.found_internal
         self.counters.external_found = self.frontier.found_external
         self.counters.pages_saved = self.writer.conn.execute(
             "SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 "
             "AND contentType = 'text/html' AND redirectDestId IS NULL").fetchone()[0]
-        return queued
+        return Resumed(self.counters.internal_done + self.counters.external_done,
+                       self.counters.pages_saved, queued - retried, retried, events)
 
     def _robots_note(self, robots_url: str, message: str) -> None:
         """A robots.txt problem: one line on the terminal, one ``crawl_errors`` row."""

@@ -235,3 +235,60 @@ def test_a_flag_given_with_resume_overrides_the_stored_one(tmp_path: Path,
     # the same value as stored is no override: nothing said
     same = run_crawl(tmp_path, "--resume", "s.nitpicker", "--no-render", "--silent")
     assert same.returncode == 0 and "overrides" not in same.stderr
+
+
+class _Flaky:
+    """A two-page site whose /flaky drops the connection while ``down`` (status -1)."""
+
+    def __init__(self) -> None:
+        import http.server
+        import socket
+        import threading
+
+        state = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                if self.path == "/flaky" and state.down:
+                    self.connection.shutdown(socket.SHUT_RDWR)  # no answer at all
+                    return
+                body = (b'<html><head><title>Home</title></head><body><a href="/flaky">f</a>'
+                        b"</body></html>") if self.path == "/" else (
+                    b"<html><head><title>Flaky</title></head><body>back</body></html>")
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.down = True
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def test_resume_tries_the_failed_urls_again_and_says_what_it_resumes(tmp_path: Path) -> None:
+    site = _Flaky()
+    try:
+        first = run_crawl(tmp_path, site.url, "-o", "s.nitpicker", "--no-render",
+                          "--retry", "1", "--silent")
+        assert first.returncode == 1, first.stderr  # a URL of the site could not be fetched
+        with q.open_archive(tmp_path / "s.nitpicker") as a:
+            assert a.execute("SELECT status FROM pages WHERE url = ?",
+                             (site.url + "flaky",)).fetchone()[0] == -1
+        site.down = False
+        r = run_crawl(tmp_path, "--resume", "s.nitpicker")
+        assert r.returncode == 0, r.stderr
+        assert ("nitpicker-crawl: resuming s.nitpicker: 1 URL done (1 HTML page), 0 still "
+                "queued, 1 failed URL to try again; its own options, except any overridden "
+                "above") in r.stderr
+        detail = q.get_page_detail(tmp_path / "s.nitpicker", url=site.url + "flaky")
+        assert detail is not None and (detail["status"], detail["title"]) == (200, "Flaky")
+        # the first run's failure stays on record, as what went wrong then
+        assert [p["phase"] for p in detail["problems"]] == ["crawl"]
+    finally:
+        site.server.shutdown()
+        site.server.server_close()
