@@ -248,7 +248,7 @@ class _Flaky:
         state = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 if self.path == "/flaky" and state.down:
                     self.connection.shutdown(socket.SHUT_RDWR)  # no answer at all
                     return
