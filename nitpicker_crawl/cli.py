@@ -42,10 +42,10 @@ directory. A start URL that names a page scopes to that page's directory:
 
 examples:
   nitpicker-crawl https://example.com/ -o example.nitpicker
-  nitpicker-crawl https://example.com/blog/ https://example.com/news/ --parallels 8
+  nitpicker-crawl https://example.com/blog/ https://example.com/news/
   nitpicker-crawl https://example.com/ --no-render --exclude '/search,/tag/**'
-  nitpicker-crawl --resume example.nitpicker   # continue it, with its own options
-  nitpicker-crawl upgrade old.nitpicker -o new.nitpicker   # an archive of upstream < 0.10
+  nitpicker-crawl --resume example.nitpicker   # continue it, with its options
+  nitpicker-crawl upgrade old.nitpicker -o new.nitpicker   # upstream < 0.10
 
 --resume continues the crawl an archive (or an interrupted crawl's ._nitpicker-<name>
 directory) holds, with the options it was started with, and writes it back to the same

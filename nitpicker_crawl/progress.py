@@ -1,11 +1,14 @@
 """The progress line on stderr (seed 001 §4), rewritten in place on a terminal.
 
-``Crawling: X(Y) done / Z found URLs (+a/b ext) (N%) [R remaining] [L parallel]``:
+``Crawling: X(Y) done / Z found URLs (+a/b ext) (N%) [R remaining] [L parallel]``
+(and ``[C dedupe-capped]`` once the soft cap refused URLs):
 X internal URLs finished (fetched or skipped), Y of them saved as rendered HTML pages,
 Z internal URLs found, a/b external finished/found, N% of all found URLs finished,
 R still to do, L workers. Off a terminal a line is appended every few seconds instead.
 
-On a terminal the line is cut to the terminal's width (a line that wraps can no longer
+On a terminal narrower than that line a compact one keeps every number
+(``Crawling: X(Y) done / Z found (+a/b ext) N% · C capped · R left · L par``), and it is cut to the
+terminal's width (a line that wraps can no longer
 be rewritten with ``\r``: every update would leave a new line), and the numbers are kept
 consistent whatever a resumed archive held: never over 100 %, never a negative
 remainder, never more HTML pages than URLs done.
@@ -33,7 +36,9 @@ class Counters:
     parallels: int = 1
     capped: int = 0
 
-    def line(self) -> str:
+    def line(self, width: int | None = None) -> str:
+        """Seed 001's line; on a terminal too narrow for it, a compact one that keeps
+        every number, the soft cap's first (it is what a person watches for)."""
         total = max(self.internal_found, self.internal_done) + max(
             self.external_found, self.external_done)
         done = self.internal_done + self.external_done
@@ -46,7 +51,12 @@ class Counters:
                 f"[{self.parallels} parallel]")
         if self.capped:
             text += f" [{self.capped} dedupe-capped]"
-        return text
+        if width is None or len(text) <= width:
+            return text
+        capped = f" {self.capped} capped ·" if self.capped else ""
+        return (f"Crawling: {self.internal_done}({saved}) done / {self.internal_found} found "
+                f"(+{self.external_done}/{self.external_found} ext) {pct}% ·{capped} "
+                f"{remaining} left · {self.parallels} par")
 
 
 class Progress:
@@ -67,8 +77,8 @@ class Progress:
         if not force and now - self._last < (0.2 if self.tty else self.plain_every_s):
             return
         self._last = now
-        text = self.counters.line()
-        self._show(text)
+        width = terminal_width(self.stream) - 1 if self.tty else None
+        self._show(self.counters.line(width))
 
     def _show(self, text: str) -> None:
         if self.tty:

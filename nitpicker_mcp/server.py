@@ -330,7 +330,8 @@ class NitpickerServer:
 
         result = await anyio.to_thread.run_sync(work)
         if result is None:
-            message = (tool.not_found or "Not found.").format(**options)
+            message = tool.spec.missing(options, "mcp") if tool.spec is not None else (
+                tool.not_found or "Not found.").format(**options)
             raise NotFound(message)
         return result
 

@@ -8,6 +8,7 @@ table: they parse, call ``spec.function(archive, **options)``, and render.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -120,6 +121,25 @@ class QuerySpec:
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
 
+    def missing(self, options: dict[str, Any], adapter: str) -> str:
+        """The "not found" sentence with the options it names, in the adapter's words:
+        ``list them with list_pages`` for MCP, ``nitpicker-query pages`` on the command
+        line, ``the Pages view`` in the viewer (``adapter``: mcp, cli or viewer)."""
+        text = (self.not_found or "Nothing found.").format(
+            **{p.name: options.get(p.name, "") for p in self.params})
+        return _SEE.sub(lambda m: _see(m.group(1), m.group(2), adapter), text)
+
+
+_SEE = re.compile(r"list them with (\w+), or the ([\w-]+) command")
+
+
+def _see(tool: str, command: str, adapter: str) -> str:
+    if adapter == "cli":
+        return f"list them with nitpicker-query {command}"
+    if adapter == "viewer":
+        return f"see the {command.replace('-', ' ')} view"
+    return f"list them with {tool}"
+
 
 def _paging(default_limit: int = 100) -> tuple[Param, Param]:
     return (
@@ -176,7 +196,7 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("security_headers", "flag", "Add hasCSP, hasXFrameOptions, "
                   "hasXContentTypeOptions and hasHSTS to each item.", default=False),
             Param("cap_event", "int", "Only the URLs the soft cap refused under this cap "
-                  "event id (list them with list_dedupe_cap_events).", minimum=1,
+                  "event id (listed by dedupe-cap-events).", minimum=1,
                   example=1),
             Param("sort_by", "choice", "Sort key.", default="url", choices=tuple(PAGE_SORTS),
                   example="status"),
@@ -333,7 +353,8 @@ QUERIES += (
         examples=("nitpicker-query duplicate-clusters site.nitpicker",
                   "nitpicker-query duplicate-clusters site.nitpicker --by shape "
                   "--min-count 50"),
-        table_columns=("count", "shapeKey", "ogUrlMismatchCount", "signature"),
+        table_columns=("count", "shapeKey", "ogUrlMismatchCount", "signature",
+                       "suggestedExclude"),
     ),
     QuerySpec(
         "get_duplicate_cluster", "duplicate-cluster", get_duplicate_cluster,

@@ -139,7 +139,7 @@ def run(spec: QuerySpec, args: argparse.Namespace) -> Any:
             database_errors(archive):
         result = spec.function(archive, **options)
     if result is None and spec.not_found:
-        raise NotFound(spec.not_found.format(**options))
+        raise NotFound(spec.missing(options, "cli"))
     return result
 
 
@@ -150,8 +150,7 @@ def export_csv(spec: QuerySpec, args: argparse.Namespace) -> None:
                if getattr(args, p.name) is not None and p.name not in ("limit", "offset")}
     with open_archive(args.archive, query_timeout=args.query_timeout) as archive, \
             database_errors(archive):
-        missing = (spec.not_found or "Nothing found").format(**options) if (
-            spec.not_found) else "Nothing found"
+        missing = spec.missing(options, "cli")
         rows = export.items(spec.function, archive, options, offset=args.offset or 0,
                             most=args.limit, not_found=missing)
         for chunk in csv_chunks(rows, columns=spec.table_columns, bom=args.bom):

@@ -14,6 +14,7 @@ file), and a table that shows part of a list says how to see the rest.
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any, TextIO
 
 from tabulate import tabulate
@@ -57,8 +58,27 @@ def _cell(value: Any, key: str = "") -> str:
         return ""
     if is_time(key, value):
         return local_time(value)
+    if key == "key" and isinstance(value, str):  # pasted as it is into --key
+        return escape(shlex.quote(value))
+    if key.endswith("Bytes") and isinstance(value, int) and not isinstance(value, bool):
+        return human_bytes(value)
+    if isinstance(value, dict) and isinstance(value.get("flag"), str) and isinstance(
+            value.get("value"), str):   # a suggested option: as it is typed
+        return escape(f"{value['flag']} {shlex.quote(value['value'])}")
+    if isinstance(value, float) and not value.is_integer() and abs(value) < 1e15:
+        return f"{value:.4g}"   # a rate: 0.9953, not 0.9952830188679245 (JSON is exact)
     text = value if isinstance(value, str) else _dumps(value)
     return escape(text)
+
+
+def human_bytes(n: int) -> str:
+    """``1563021312`` → ``1.5 GiB`` (tables; JSON keeps the bytes)."""
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(size) < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"  # pragma: no cover
 
 
 def render(result: Any, fmt: str, out: TextIO, *, pretty: bool = False,
@@ -125,34 +145,104 @@ def _list_footer(shown: int, total: Any, offset: int, next_offset: Any, flag: st
 
 
 def _grid(headers: list[str], rows: list[list[str]], width: int) -> str:
-    """``tabulate`` simple grid with the widest columns cut until it fits ``width``."""
-    widths = [max([len(h) + 2] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    """``tabulate`` simple grid that fits ``width`` where it can.
+
+    Headers are never cut: they wrap at their camelCase words (``content`` / ``Type``).
+    Keys, signatures and ids are never cut or wrapped (they are copied into the next
+    command); URLs wrap (their end tells two rows apart); other text is cut with ``…``.
+    The widest of the columns that may give way shrink first, none below its header's
+    longest word or :data:`MIN_COLUMN`; when even that is too wide the table is wider
+    than the terminal rather than unreadable."""
+    words = [_words(h) for h in headers]
+    # tabulate makes a column at least its header's widest line + 2 (MIN_PADDING)
+    floors = [max(len(w) for w in ws) + 2 for ws in words]
+    content = [max([0] + [len(r[i]) for r in rows]) for i in range(len(headers))]
+    whole = [_whole(h) for h in headers]
+    widths = [max(f, c) for f, c in zip(floors, content, strict=True)]
     budget = width - _GAP * (len(headers) - 1)
-    if sum(widths) > budget:  # first, headers longer than their values give way
-        content = [max([0] + [len(r[i]) for r in rows]) for i in range(len(headers))]
-        widths = [max(MIN_COLUMN, c) if len(h) > c else w
-                  for h, c, w in zip(headers, content, widths, strict=True)]
+    least = sum(w if keep else max(f, min(MIN_COLUMN, c)) for w, keep, f, c in zip(
+        widths, whole, floors, content, strict=True))
+    if least > budget and len(headers) > 1:
+        return _records(headers, rows, width)
     while sum(widths) > budget:
-        order = sorted(range(len(widths)), key=lambda i: widths[i], reverse=True)
+        movable = [i for i in range(len(widths))
+                   if not whole[i] and widths[i] > max(floors[i], min(MIN_COLUMN, content[i]))]
+        if not movable:
+            break
+        order = sorted(movable, key=lambda i: widths[i], reverse=True)
         widest = order[0]
-        if widths[widest] <= MIN_COLUMN:
-            break  # every column at its floor: a very narrow terminal wraps, nothing else
+        floor = max(floors[widest], min(MIN_COLUMN, content[widest]))
         second = widths[order[1]] if len(order) > 1 else 0
         excess = sum(widths) - budget
-        widths[widest] = max(MIN_COLUMN, min(widths[widest] - 1,
-                                             max(second, widths[widest] - excess)))
-    # tabulate makes a column at least its header + MIN_PADDING (2) wide
-    cut_headers = [h if len(h) + 2 <= w else fit(h, w - 2)
-                   for h, w in zip(headers, widths, strict=True)]
+        widths[widest] = max(floor, min(widths[widest] - 1, max(second, widths[widest] - excess)))
+    shown = ["\n".join(_lines(ws, w - 2)) for ws, w in zip(words, widths, strict=True)]
     wraps = [_wraps(h) for h in headers]
-    cut_rows = [[_wrap(c, w) if wrap else fit(c, w)
-                 for c, w, wrap in zip(r, widths, wraps, strict=True)] for r in rows]
-    return tabulate(cut_rows, headers=cut_headers, tablefmt="simple", disable_numparse=True)
+    cut_rows = [[c if keep else _wrap(c, w) if wrap else _fit(c, w)
+                 for c, w, wrap, keep in zip(r, widths, wraps, whole, strict=True)]
+                for r in rows]
+    return tabulate(cut_rows, headers=shown, tablefmt="simple", disable_numparse=True)
+
+
+def _records(headers: list[str], rows: list[list[str]], width: int) -> str:
+    """Rows too wide for the terminal as one block of key/value lines each (``psql``'s
+    expanded display): every key and signature still whole on its line, URLs wrapped
+    under themselves, no header cut."""
+    key_width = max(len(h) for h in headers)
+    room = max(MIN_COLUMN, width - key_width - _GAP)
+    indent = "\n" + " " * (key_width + _GAP)
+    blocks = []
+    for n, row in enumerate(rows, 1):
+        lines = [f"── {n} ".ljust(min(width, 40), "─")]
+        for h, cell in zip(headers, row, strict=True):
+            if cell == "":
+                continue
+            value = cell if _whole(h) else _wrap(cell, room).replace("\n", indent) if (
+                _wraps(h) or is_web_url(cell)) else fit(cell, room)
+            lines.append(f"{h.ljust(key_width)}  {value}")
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def _fit(text: str, width: int) -> str:
+    """Cut with ``…``; a file path loses its start, not its name."""
+    if text.startswith("/") and len(text) > width:
+        return "…" + text[len(text) - width + 1:]
+    return fit(text, width)
+
+
+def _words(header: str) -> list[str]:
+    """``isExternal`` → ``["is", "External"]``: where a header may wrap."""
+    out: list[str] = []
+    for char in header:
+        if out and char.isupper() and not out[-1][-1:].isupper():
+            out.append(char)
+        elif out:
+            out[-1] += char
+        else:
+            out.append(char)
+    return out or [header]
+
+
+def _lines(words: list[str], width: int) -> list[str]:
+    """Words joined onto as few lines of ``width`` as they fit."""
+    lines = [words[0]]
+    for word in words[1:]:
+        if len(lines[-1]) + len(word) <= width:
+            lines[-1] += word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _whole(header: str) -> bool:
+    """Keys, signatures and ids are printed whole: a person copies them into a flag."""
+    return header == "id" or header.endswith(("Id", "Exclude")) or header.lower().endswith(
+        ("key", "signature"))
 
 
 def _wraps(header: str) -> bool:
-    """URLs and keys are wrapped, not cut: their end is what tells two rows apart."""
-    return header.lower().endswith(("url", "key", "signature"))
+    """URLs are wrapped, not cut: their end is what tells two rows apart."""
+    return header.lower().endswith("url")
 
 
 def _wrap(text: str, width: int) -> str:
@@ -183,10 +273,27 @@ def _object_table(result: dict[str, Any], width: int, limit_flag: str | None) ->
 
 
 def _pairs(pairs: list[tuple[str, Any]], width: int) -> str:
+    """Key/value rows; a key without a value (null, empty) is left out (JSON has it)."""
+    pairs = [(k, v) for k, v in pairs if v not in (None, "", [], {})] or pairs[:1]
     key_width = max(len(k) for k, _ in pairs)
     room = max(MIN_COLUMN, width - key_width - _GAP)
-    return "\n".join(f"{k.ljust(key_width)}  {fit(_cell(v, k), room)}".rstrip()
+    indent = "\n" + " " * (key_width + _GAP)
+    return "\n".join(f"{k.ljust(key_width)}  {_pair_value(k, v, room, indent)}".rstrip()
                      for k, v in pairs)
+
+
+def _pair_value(key: str, value: Any, room: int, indent: str) -> str:
+    """Keys and signatures whole, URLs wrapped under themselves, other text cut."""
+    text = _cell(value, key)
+    if _whole(key):
+        return text
+    if _wraps(key) or (isinstance(value, str) and is_web_url(value)):
+        return _wrap(text, room).replace("\n", indent)
+    return fit(text, room)
+
+
+def is_web_url(value: str) -> bool:
+    return value[:8].lower().startswith(("http://", "https://"))
 
 
 def _text_result(result: dict[str, Any], field: str, width: int) -> str:

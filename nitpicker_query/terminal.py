@@ -10,20 +10,74 @@ the exact values.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import sys
+import textwrap
+from collections.abc import Callable
 from datetime import datetime
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _ALL_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that fits the terminal: prose paragraphs of a description or epilog are
+    re-wrapped to its width, indented lines (examples, tables) are kept as written, and a
+    choice list longer than a few words is shown by its metavar, not spelled in the
+    usage line (the option's help lists the choices)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out: list[str] = []
+        paragraph: list[str] = []
+
+        def flush() -> None:
+            if paragraph:
+                out.extend(textwrap.wrap(" ".join(paragraph), width, initial_indent=indent,
+                                         subsequent_indent=indent,
+                                         break_on_hyphens=False, break_long_words=False))
+                paragraph.clear()
+
+        for line in text.splitlines():
+            if not line.strip() or line[:1].isspace() or line.rstrip().endswith(":"):
+                flush()
+                out.append(indent + line if line.strip() else "")
+            else:
+                paragraph.append(line.strip())
+        flush()
+        return "\n".join(out)
+
+    def _metavar_formatter(self, action: argparse.Action, default_metavar: str
+                           ) -> Callable[[int], tuple[str, ...]]:
+        if action.metavar is None and action.choices is not None and len(
+                ",".join(map(str, action.choices))) > 40:
+            action.metavar = action.dest.upper()
+            if action.help and "{" not in action.help:
+                action.help += " One of: " + ", ".join(map(str, action.choices)) + "."
+        return super()._metavar_formatter(action, default_metavar)
+
+
 class CliParser(argparse.ArgumentParser):
-    """``argparse`` with a one-line usage error: ``prog: error: … (see prog --help)``."""
+    """``argparse`` with a one-line usage error: ``prog: error: … (see prog --help)``, the
+    nearest sub-command or option suggested, and help that fits the terminal."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("formatter_class") in (None, argparse.RawDescriptionHelpFormatter,
+                                             argparse.HelpFormatter):
+            kwargs["formatter_class"] = HelpFormatter
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
+        wrong = re.search(r"^argument ([^:]*): invalid choice: '([^']*)' \(choose from (.*)\)",
+                          message)
+        if wrong:
+            what, given, listed = wrong.groups()
+            near = difflib.get_close_matches(given, re.findall(r"'([^']*)'", listed), n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            message = (f"no sub-command {given!r}{hint}" if what.startswith("<") else
+                       f"{what} cannot be {given!r}{hint} (one of {listed.replace(chr(39), '')})")
         self.exit(2, f"{self.prog}: error: {escape(message)} (see {self.prog} --help)\n")
 
 

@@ -149,8 +149,7 @@ def local_time(ms: Any) -> str:
 
 def not_found(spec: QuerySpec, args: dict[str, Any]) -> NotFound:
     """The query's own "not found" sentence, with the arguments it names."""
-    template = spec.not_found or "Nothing found"
-    return NotFound(template.format(**{p.name: args.get(p.name, "") for p in spec.params}))
+    return NotFound(spec.missing(args, "viewer"))
 
 
 def is_web_url(value: Any) -> bool:

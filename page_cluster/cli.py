@@ -26,11 +26,29 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .resolve import resolve
 from .validate import merge_validated_clusters, safe_merges, validate_cluster_partition
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """The description wrapped to the terminal; the example kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return super()._fill_text(text, width, indent)
+        return argparse.HelpFormatter._fill_text(self, text, width, indent)
+
+
+class _Parser(argparse.ArgumentParser):
+    """A usage error in one line (``page-cluster: error: … (see page-cluster --help)``).
+    The package is pure and imports nothing of nitpicker's, so it has its own."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
 
 PROG = "page-cluster"
 
@@ -89,12 +107,12 @@ class Progress:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog=PROG, description="Give pages that share a template the same cluster key, "
         "by DOM structure (text ignored). Reads JSONL pages on stdin, writes "
         '{"id", "clusterKey"} lines on stdout in input order.',
-        epilog="example:\n  page-cluster --cluster-reasons-file reasons.json "
-        "< pages.jsonl > clusters.jsonl", formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog="example:\n  page-cluster --cluster-reasons-file reasons.json \\\n"
+        "      < pages.jsonl > clusters.jsonl", formatter_class=_Formatter)
     p.add_argument("--content-block-attribute", metavar="NAME",
                    help="an attribute a CMS puts on free-form content blocks (e.g. "
                    "data-bgb); elements carrying it are ignored with all they contain")

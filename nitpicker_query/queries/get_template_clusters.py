@@ -95,12 +95,17 @@ def get_template_cluster(
     Returns the list envelope of members ``{url, title}`` with ``key``, ``reasons``
     (with the ``structuralCoreTokens`` themselves — the element paths on 80 % of its
     pages, the first 200 — and each landmark's ``shellTokens``) and
-    ``metaSignatureClusters`` first; None when the archive has no such cluster.
+    ``metaSignatureClusters`` first; None when the archive has no such cluster. A key
+    pasted into a shell without quotes loses its JSON quotes (``[path:blog|css:/a.css,
+    cluster:0]``): that spelling finds its cluster too.
     """
     limit, offset = check_paging(limit, offset)
     with opened(archive) as a:
         index = template_index(a)
         members = index.members.get(key)
+        if members is None:
+            key = _as_pasted(key, index.members)
+            members = index.members.get(key)
         if members is None:
             return None
         page = members[offset:offset + limit]
@@ -112,3 +117,13 @@ def get_template_cluster(
         return envelope(items, len(members), limit, offset, key=key,
                         reasons=_reasons(index, key, detail=True),
                         metaSignatureClusters=_meta_clusters(index, key))
+
+
+def _as_pasted(key: str, keys: Any) -> str:
+    """The stored key a shell-mangled paste of it stands for (JSON quotes removed), or
+    ``key`` unchanged."""
+    bare = key.replace('"', "").replace("\\", "")
+    for stored in keys:
+        if stored.replace('"', "").replace("\\", "") == bare:
+            return str(stored)
+    return key

@@ -75,8 +75,8 @@ def test_tristate_filter(extended_archive: Path) -> None:
         (["resource-referrers", "{a}", "--resource-url", "http://x/y.css"], 1,
          "No resource with URL"),
         (["links", "{a}"], 2, "required: --type"),
-        (["links", "{a}", "--type", "dead"], 2, "invalid choice"),
-        (["nope", "{a}"], 2, "invalid choice"),
+        (["links", "{a}", "--type", "dead"], 2, "--type cannot be 'dead' (one of broken"),
+        (["nope", "{a}"], 2, "no sub-command 'nope' (see"),
     ],
 )
 def test_errors(extended_archive: Path, args: list[str], code: int, message: str) -> None:

@@ -148,6 +148,12 @@ def test_progress_line_format() -> None:
     assert c.line() == ("Crawling: 130(85) done / 250 found URLs (+12/20 ext) (52%) "
                         "[128 remaining] [10 parallel]")
     assert Counters().line().endswith("(0%) [0 remaining] [1 parallel]")
+    # at 80 columns the soft cap's count is still seen (it used to be cut off)
+    c.capped = 1234
+    assert len(c.line()) > 79
+    assert c.line(79) == ("Crawling: 130(85) done / 250 found (+12/20 ext) 52% · 1234 "
+                          "capped · 128 left · 10 par")
+    assert c.line(200) == c.line()
 
 
 @pytest.mark.parametrize(("n", "text"), [(2030, "2030"), (2.03e21, "2.03e+21"),
