@@ -9,7 +9,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,tech]'   # tech: the technology tests need it
+	# tech: the technology tests need it; setuptools' note that an install is editable
+	# is information only (a warning of 12 lines): left out of the set-up's output
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install --quiet -e '.[dev,tech]'
 	touch $(STAMP)
 
 # Chromium for the crawler's rendering (Debian's package as root; Playwright's download
