@@ -223,7 +223,7 @@ class Viewer:
         if view == "summary":
             return archive, name, q.get_summary(archive)
         spec = SPECS[VIEWS[view][0]]
-        args = params.arguments(spec, values, html=True)
+        args = params.arguments(spec, values, html=True, view=t(view))
         result = spec.function(archive, **args)
         if result is None:
             raise not_found(spec, args)
@@ -235,6 +235,8 @@ class Viewer:
             return self.error(request, NotFound(f"No view named {view[:60]}"), api=False)
         # the view's defaults under what the URL says: the query's arguments and the form
         values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
+        if values.get("format", "html") != "html":
+            return await self.exported(request, view, values)
         try:
             heavy = view in VIEWS and SPECS[VIEWS[view][0]].heavy
             archive, name, result = await _threaded(self.run, request, view, values,
@@ -261,6 +263,32 @@ class Viewer:
                     "template-clusters": "templates.html",
                     "template-cluster": "template.html"}.get(view, "list.html")
         return self.page(request, template, **context)
+
+    async def exported(self, request: Request, view: str, values: Mapping[str, str]
+                       ) -> Response:
+        """``/pages?…&format=csv`` (or ``json``): what the view's **Download CSV** link
+        gives, the view's whole filtered result as ``/api/<query>`` answers it. The
+        view's paging and column choice are the page's, not the data's: left out."""
+        try:
+            if view == "summary":
+                raise InvalidArgument("The Summary view is one object, not a list: CSV is "
+                                      "for lists")
+            spec = SPECS[VIEWS[view][0]]
+            fmt = values.get("format", "html")
+            if fmt not in ("csv", "json"):
+                raise InvalidArgument(f"format must be html, csv or json, not {fmt[:40]!r}")
+            exported = {k: v for k, v in values.items() if k not in params.HTML_ONLY}
+            params.arguments(spec, values, html=True, view=t(view))  # the view's words
+            args = params.arguments(spec, exported)
+            archive = await _threaded(self.archives.open, request.query_params.get("a"))
+            if fmt == "csv":
+                return await self.csv(request, spec, archive, args)
+            result = await _threaded(spec.function, archive, heavy=spec.heavy, **args)
+            if result is None:
+                raise not_found(spec, args)
+        except (NitpickerError, ValueError) as exc:
+            return self.error(request, exc, api=False)
+        return JSONResponse(jsonable(result))
 
     async def page_detail(self, request: Request) -> Response:
         try:

@@ -5,6 +5,7 @@ line a mistyped filter gets."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from pathlib import Path
@@ -28,6 +29,13 @@ def every(function: Any, archive: Path, **options: Any) -> list[dict[str, Any]]:
         items += page["items"]
         offset = page["nextOffset"]
     return items
+
+
+def error_text(body: str) -> str:
+    """The one line an HTML view's error shows."""
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', body, re.S)
+    assert found is not None, body[:300]
+    return html.unescape(found.group(1))
 
 
 def yes_no(value: bool) -> str:
@@ -62,7 +70,13 @@ def test_a_filter_the_query_does_not_take_is_a_400_naming_the_nearest(
     status, body, _ = get(viewer, "/api/list_pages?statusMn=400")
     assert status == 400 and "did you mean statusMin?" in body
     status, body, _ = get(viewer, "/pages?statusMn=400")
-    assert status == 400 and "did you mean statusMin?" in body
+    # a person in a browser reads the view's name and the filter's label, not the MCP tool
+    assert status == 400 and error_text(body) == (
+        "The Pages view takes no parameter 'statusMn'; did you mean Status from "
+        "(statusMin)?")
+    status, body, _ = get(viewer, "/pages?sortBy=bogus")
+    assert status == 400 and error_text(body).startswith("Sort by (sortBy) must be one of ")
+    assert error_text(body).endswith(", not 'bogus'")
     status, body, _ = get(viewer, "/api/list_pages?format=xml")
     assert status == 400 and "format must be json or csv" in body
 
@@ -117,6 +131,28 @@ def test_csv_is_the_whole_filtered_result(big: Path) -> None:
         assert bom.startswith("\ufeffurl,") and bom.count("\r\n") == 2
         status, body, _ = get(served, "/api/get_summary?format=csv")
         assert status == 400 and "not a list" in body
+
+
+def test_a_view_with_format_csv_answers_its_download(viewer: Served,
+                                                     capped_archive: Path) -> None:
+    """``/pages?…&format=csv`` is the view's CSV link: the whole filtered result (not the
+    page shown), the same bytes as ``/api/list_pages``, whatever page the view was on."""
+    status, body, headers = get(viewer, "/pages?isExternal=false&pageSize=20&page=2&"
+                                        "format=csv")
+    assert status == 200 and headers["content-type"].startswith("text/csv")
+    assert headers["content-disposition"] == 'attachment; filename="pages.csv"'
+    _, api, _ = get(viewer, "/api/list_pages?isExternal=false&securityHeaders=true&"
+                                "format=csv")
+    assert body == api
+    rows = list(csv.DictReader(io.StringIO(body, newline="")))
+    expected = every(q.list_pages, capped_archive, is_external=False, security_headers=True)
+    assert len(expected) > 20
+    assert [(r["url"], r["status"]) for r in rows] == [(e["url"], str(e["status"]))
+                                                       for e in expected]
+    status, body, _ = get(viewer, "/summary?format=csv")
+    assert status == 400 and "one object, not a list" in error_text(body)
+    status, body, _ = get(viewer, "/pages?format=xml")
+    assert status == 400 and error_text(body) == "format must be html, csv or json, not 'xml'"
 
 
 def test_every_list_view_links_its_csv(viewer: Served, capped_archive: Path) -> None:
