@@ -29,6 +29,7 @@ from .archive import ArchiveWriter
 from .crawler import Crawler
 from .excludes import split_list
 from .options import FLAGS, MINIMUM, CrawlOptions
+from .scope import Scope
 from .urls import normalize
 
 PROG = "nitpicker-crawl"
@@ -315,6 +316,16 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
     return ArchiveWriter.create(output, roots=roots, **options.info_row()), options
 
 
+def _restored(options: CrawlOptions, given: dict[str, Any]) -> str:
+    """The resumed crawl's own options that differ from the defaults, as they would be
+    typed (``--no-render --dedupe-cap 100``); those given on this command line are said
+    apart (as overrides)."""
+    defaults = CrawlOptions(roots=())
+    return " ".join(_given_as(name, getattr(options, name)) for name in FLAGS
+                    if name not in given and name != "silent"
+                    and getattr(options, name) != getattr(defaults, name))
+
+
 def _given_as(name: str, value: Any) -> str:
     """An option as it is written on the command line: ``--no-render``, ``--parallels 8``."""
     flag = FLAGS[name]
@@ -424,8 +435,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     _count(resumed.retried, "failed URL") + " to try again"]
             if resumed.events:
                 said.append(_count(resumed.events, "cap event") + " restored")
+            restored = _restored(options, given)
             print(f"{PROG}: resuming {os.path.relpath(args.resume)}: {', '.join(said)}; "
-                  "its own options, except any overridden above", file=sys.stderr)
+                  f"with its options{': ' + restored if restored else ' (all defaults)'}"
+                  + (" and those given here" if given else ""), file=sys.stderr)
+    if not args.silent:
+        print(f"{PROG}: scope: {escape(Scope(list(options.roots)).describe())}",
+              file=sys.stderr)
     crawler.seed(list(options.roots))
     started = time.monotonic()
     try:

@@ -103,3 +103,34 @@ class Scope:
 
     def is_internal(self, url: str) -> bool:
         return self.find(url) is not None
+
+    def describe(self) -> str:
+        """What the crawl takes as the site, in a person's words, with the host's root
+        suggested when a start URL narrows the crawl to a directory (a page of the same
+        host outside it is an external link, which surprises whoever started at
+        ``/wiki/Main_Page`` and finds ``/index.php?…`` external):
+
+        >>> Scope(["https://h/"]).describe()
+        'https://h/ (the whole host)'
+        >>> Scope(["https://h/wiki/Main_Page"]).describe()
+        'https://h/wiki/ and below; other pages of h are external links (start at https://h/ to crawl the whole host)'
+        """  # noqa: E501
+        said: list[str] = []
+        roots: dict[str, str] = {}  # host → its root, for hosts crawled only in part
+        whole: set[str] = set()
+        for entry in self.entries:
+            parts = urlsplit(entry.root)
+            base = f"{parts.scheme}://{parts.netloc}"
+            directory = "/" + "/".join(entry.segments)
+            if entry.depth <= 1:
+                whole.add(parts.netloc)
+                said.append(f"{base}/ (the whole host)")
+            else:
+                roots.setdefault(parts.netloc, base + "/")
+                said.append(f"{base}{directory} and below")
+        text = "; ".join(dict.fromkeys(said))
+        for netloc, root in roots.items():
+            if netloc not in whole:
+                text += (f"; other pages of {netloc} are external links (start at {root} "
+                         "to crawl the whole host)")
+        return text

@@ -51,6 +51,27 @@ def _wait_for_pages(workdir: Path, minimum: int, timeout: float = 60) -> None:
     raise AssertionError("the crawl did not get going")
 
 
+@pytest.mark.parametrize(("start", "said"), [
+    # a start URL naming a page crawls its directory: say so, and where the whole host is
+    ("wiki/index.php?title=Article_1", "{u}wiki/ and below; other pages of {h} are external "
+     "links (start at {u} to crawl the whole host)"),
+    ("blog/", "{u}blog/ and below; other pages of {h} are external links (start at {u} to "
+     "crawl the whole host)"),
+    # the host's root: nothing to suggest
+    ("", "{u} (the whole host)"),
+])
+def test_the_first_line_says_the_scope(tmp_path: Path, start: str, said: str) -> None:
+    with TrapZoo() as zoo:
+        r = run_crawl(tmp_path, zoo.url + start, "-o", "s.nitpicker", "--no-render",
+                      "--max-pages", "3", "--no-fetch-external")
+        host = zoo.url.split("//")[1].rstrip("/")
+        first = r.stderr.replace("\r", "\n").splitlines()[0]
+        assert first == "nitpicker-crawl: scope: " + said.format(u=zoo.url, h=host), r.stderr
+        quiet = run_crawl(tmp_path, zoo.url + start, "-o", "q.nitpicker", "--no-render",
+                          "--max-pages", "3", "--silent")
+        assert "scope:" not in quiet.stderr
+
+
 def test_invalid_url_is_a_usage_error(tmp_path: Path) -> None:
     r = run_crawl(tmp_path, "example.com")
     assert r.returncode == 2

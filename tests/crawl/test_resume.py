@@ -282,9 +282,12 @@ def test_resume_tries_the_failed_urls_again_and_says_what_it_resumes(tmp_path: P
         site.down = False
         r = run_crawl(tmp_path, "--resume", "s.nitpicker")
         assert r.returncode == 0, r.stderr
-        assert ("nitpicker-crawl: resuming s.nitpicker: 1 URL done (1 HTML page), 0 still "
-                "queued, 1 failed URL to try again; its own options, except any overridden "
-                "above") in r.stderr
+        lines = r.stderr.splitlines()
+        # what it resumes, and with which of its options (those not at their default)
+        assert lines[0] == ("nitpicker-crawl: resuming s.nitpicker: 1 URL done (1 HTML "
+                            "page), 0 still queued, 1 failed URL to try again; with its "
+                            "options: --no-render --retry 1"), lines
+        assert lines[1] == f"nitpicker-crawl: scope: {site.url} (the whole host)"
         detail = q.get_page_detail(tmp_path / "s.nitpicker", url=site.url + "flaky")
         assert detail is not None and (detail["status"], detail["title"]) == (200, "Flaky")
         # the first run's failure stays on record, as what went wrong then
