@@ -20,6 +20,7 @@ from .queries.find_duplicates import find_duplicates
 from .queries.find_mismatches import TYPES as MISMATCH_TYPES
 from .queries.find_mismatches import find_mismatches
 from .queries.get_duplicate_clusters import (
+    CLUSTER_SORTS,
     GROUPINGS,
     get_duplicate_cluster,
     get_duplicate_clusters,
@@ -31,10 +32,12 @@ from .queries.get_summary import get_summary
 from .queries.get_template_clusters import get_template_cluster, get_template_clusters
 from .queries.get_violations import SORTS as VIOLATION_SORTS
 from .queries.get_violations import get_violations
+from .queries.list_dedupe_cap_events import SORT_COLUMNS as EVENT_SORTS
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
 from .queries.list_links import BROKEN_AS, LINK_TYPES, list_links
+from .queries.list_links import SORT_KEYS as LINK_SORTS
 from .queries.list_pages import SKIPPED as PAGE_SKIPPED
 from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
 from .queries.list_pages import list_pages
@@ -263,10 +266,12 @@ QUERIES: tuple[QuerySpec, ...] = (
     ),
     QuerySpec(
         "list_links", "links", list_links,
-        "Broken links (404 after redirects), external links, or orphaned pages.",
+        "Broken links (an error after redirects: 4xx, 5xx or a failed fetch), external "
+        "links, or orphaned pages.",
         (
-            Param("type", "choice", "broken: links to a 404; external: links leaving the "
-                  "site; orphaned: pages nothing links to.", required=True,
+            Param("type", "choice", "broken: links whose target answers an error "
+                  "(see broken_as); external: links leaving the site; orphaned: pages "
+                  "nothing links to.", required=True,
                   choices=LINK_TYPES, example="broken"),
             Param("broken_as", "choice", "broken: which statuses count — error (4xx, 5xx or a "
                   "failed fetch), 4xx, or 404 (upstream's rule).", default="error",
@@ -276,6 +281,11 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("by_destination", "flag", "broken/external: one item per destination, "
                   "with the number of pages and anchors linking to it, most referred first.",
                   default=False),
+            Param("sort_by", "choice", "Sort by this item key instead: sourceUrl, destUrl or "
+                  "status for links; destUrl, status or referrerCount with by_destination; "
+                  "url, title or status for orphaned pages.", choices=LINK_SORTS,
+                  example="status"),
+            _SORT_ORDER,
             *_paging(),
         ),
         examples=("nitpicker-query links site.nitpicker --type broken",
@@ -348,6 +358,10 @@ QUERIES += (
                   default="signature", choices=GROUPINGS, example="shape"),
             Param("sample_pages_limit", "int", "Member URLs listed per cluster (count is "
                   "exact).", default=20, minimum=1, maximum=MAX_LIMIT, example=5),
+            Param("sort_by", "choice", "count with sort_order asc: smallest first (the "
+                  "default order is biggest first).", choices=CLUSTER_SORTS, example="count"),
+            Param("sort_order", "choice", "Sort direction.", default="desc",
+                  choices=("asc", "desc"), example="asc"),
             *_paging(50),
         ),
         examples=("nitpicker-query duplicate-clusters site.nitpicker",
@@ -373,7 +387,12 @@ QUERIES += (
     QuerySpec(
         "list_dedupe_cap_events", "dedupe-cap-events", list_dedupe_cap_events,
         "Clusters the crawl's soft cap stopped, newest first, with the URLs each refused.",
-        (*_paging(),),
+        (
+            Param("sort_by", "choice", "Sort by this item key instead of newest first.",
+                  choices=tuple(EVENT_SORTS), example="rejectedCount"),
+            _SORT_ORDER,
+            *_paging(),
+        ),
         examples=("nitpicker-query dedupe-cap-events site.nitpicker",),
         table_columns=("id", "shapeKey", "observedCount", "effectiveThreshold",
                        "rejectedCount", "sampleUrl"),

@@ -6,11 +6,13 @@ from ._base import query_tool
 TOOL = query_tool(
     "list_links",
     title="Broken, external and orphan links",
-    description="""Link problems. type broken: every link whose target answers 404 after
-    following redirects (sourceUrl is the page to fix, destUrl the dead target, textContent
-    the link text); other errors such as 500 or 403 are found with list_pages status
-    filters. type external: every link leaving the site. type orphaned: the site's pages
-    no link points to (items url, title, status). One item per link occurrence, so a
-    header link appears once per page. Paged with nextOffset.""",
+    description="""Link problems. type broken: every link whose target answers an error
+    after following redirects — by default any 4xx, 5xx or failed fetch (status -1);
+    brokenAs "4xx" or "404" narrows it (404 is upstream's rule). sourceUrl is the page to
+    fix, destUrl the target, status its final status, textContent the link text; a link
+    to a redirecting URL also has its redirectChain. type external: every link leaving the
+    site. type orphaned: the site's pages no link points to (items url, title, status).
+    One item per link occurrence (byDestination: one per target, with referrerCount).
+    Paged with nextOffset.""",
     output_schema=list_output({"type": "object"}),
 )
