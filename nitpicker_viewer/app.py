@@ -107,8 +107,12 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismatches",
        "headers", "duplicate-clusters", "dedupe-cap-events", "template-clusters")
-SORTABLE = frozenset({"pages", "resources"})
-"""Views whose column headers sort (the query's sortBy choices)."""
+DEFAULT_SORT: dict[str, tuple[str, str]] = {
+    # view → (sort key, order) of its query's default order, marked in its header
+    "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc")}
+DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCount",
+                        "effectiveThreshold", "detectedAt", "contentLength"})
+"""Columns whose first click sorts biggest (or newest) first: what an auditor looks for."""
 DEFAULTS = {"pages": {"securityHeaders": "true"},
             "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},
             "mismatches": {"type": "canonical"}}
@@ -249,16 +253,14 @@ class Viewer:
             return self.page(request, "summary.html", **context)
         spec = SPECS[VIEWS[view][0]]
         page, size = params.paging(request.query_params)
-        sort_choices: tuple[str, ...] = ()
-        if view in SORTABLE:
-            sort_choices = next((p.choices for p in spec.params if p.name == "sort_by"), ())
+        sort_choices, sort_key, sort_order = _sort_state(view, spec, values)
         exported = {k: v for k, v in values.items() if k not in params.HTML_ONLY}
         csv_link = f"/api/{spec.name}?" + urlencode({**exported, "format": "csv",
                                                      "bom": "true"}) if spec.is_list else None
         context.update(spec=spec, values=values, page=page, size=size, csv_link=csv_link,
                        columns=_columns(VIEWS[view][1], result), sizes=params.PAGE_SIZES,
-                       sort_choices=sort_choices,
-                       sort_key=values.get("sortBy", "url") if sort_choices else None)
+                       sort_choices=sort_choices, sort_key=sort_key, sort_order=sort_order,
+                       desc_first=DESC_FIRST)
         template = {"duplicate-clusters": "clusters.html", "dedupe-cap-events": "events.html",
                     "template-clusters": "templates.html",
                     "template-cluster": "template.html"}.get(view, "list.html")
@@ -377,6 +379,30 @@ async def _threaded(function: Callable[..., Any], *args: Any, heavy: bool = Fals
         _HEAVY.append(anyio.CapacityLimiter(1))
     return await anyio.to_thread.run_sync(functools.partial(function, *args, **kwargs),
                                           limiter=_HEAVY[0])
+
+
+def _sort_state(view: str, spec: QuerySpec, values: Mapping[str, str]
+                ) -> tuple[tuple[str, ...], str | None, str]:
+    """The keys a view's headers sort by (its query's ``sortBy`` choices), and the key and
+    order the list is sorted by now: the URL's, else the query's default order (links:
+    by source URL; by destination: most referred first; orphaned pages: by URL)."""
+    names = {p.name: p for p in spec.params}
+    if "sort_by" not in names:
+        return (), None, "asc"
+    choices = names["sort_by"].choices
+    order = values.get("sortOrder") or str(names["sort_order"].default or "asc")
+    key = values.get("sortBy") or names["sort_by"].default
+    if key:
+        return choices, str(key), order
+    if view in DEFAULT_SORT:
+        return choices, *DEFAULT_SORT[view]
+    if view == "links":
+        if values.get("type") == "orphaned":
+            return choices, "url", "asc"
+        if values.get("byDestination") in params.TRUE:
+            return choices, "referrerCount", "desc"
+        return choices, "sourceUrl", "asc"
+    return choices, None, "asc"
 
 
 def _columns(wanted: tuple[str, ...], result: Any) -> list[str]:

@@ -76,7 +76,9 @@ LABELS: dict[str, str] = {
     "includeRedirectSources": "Show redirect sources", "missingOnly": "Missing only",
     "resourceUrl": "Resource URL", "signature": "Signature", "search": "Search",
     "brokenAs": "Broken means", "pageSize": "Rows per page", "by": "Grouped by",
-    "finalUrl": "Redirects to", "finalStatus": "Final status", "redirectStatus": "Redirect",
+    "finalUrl": "Redirects to", "detectedAt": "Detected", "observedCount": "Observed",
+    "rejectedCount": "Refused", "effectiveThreshold": "Threshold", "sampleUrl": "Sample",
+    "finalStatus": "Final status", "redirectStatus": "Redirect",
 }
 
 

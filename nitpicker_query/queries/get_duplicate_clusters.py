@@ -11,6 +11,8 @@ from ..paging import check_choice, check_int, check_paging, envelope
 from .list_dedupe_cap_events import events_by_signature
 
 GROUPINGS = ("signature", "shape")
+CLUSTER_SORTS = ("count",)
+"""What cluster lists sort by (besides their default order)."""
 
 
 def get_duplicate_clusters(
@@ -19,6 +21,8 @@ def get_duplicate_clusters(
     min_count: int = 10,
     by: str = "signature",
     sample_pages_limit: int = 20,
+    sort_by: str | None = None,
+    sort_order: str = "desc",
     limit: int = 50,
     offset: int = 0,
 ) -> dict[str, Any]:
@@ -38,9 +42,16 @@ def get_duplicate_clusters(
     ``--exclude-pattern`` matching every member, with how many other archived URLs it
     would also exclude). Drill down with :func:`get_duplicate_cluster`.
 
+    ``sort_by="count"`` with ``sort_order="asc"`` lists the smallest first (ties in the
+    default order); None or ``desc`` is the default order. (Clusters are grouped in
+    Python from the stored signatures, so they are sorted there too.)
+
     Upstream: ``list-duplicate-body-clusters.ts`` groups by body hash (format 0.13); ours
     follows seed 000's meta signature and works on any 0.10 archive.
     """
+    if sort_by is not None:
+        check_choice("sort_by", sort_by, CLUSTER_SORTS)
+    check_choice("sort_order", sort_order, ("asc", "desc"))
     min_count = check_int("min_count", min_count, minimum=2)
     check_choice("by", by, GROUPINGS)
     sample_pages_limit = check_int("sample_pages_limit", sample_pages_limit, minimum=1,
@@ -53,6 +64,8 @@ def get_duplicate_clusters(
         # usually does); the count is taken for the clusters of this page
         mismatched = {sig: any(og_url_mismatch(m) for m in ms) for sig, ms in members.items()}
         order = sorted(counts, key=lambda s: (-counts[s], not mismatched[s], s))
+        if sort_by == "count" and sort_order == "asc":
+            order.sort(key=lambda s: counts[s])  # stable: ties keep the default order
         page = order[offset:offset + limit]
         mismatches = {sig: sum(og_url_mismatch(m) for m in members[sig]) for sig in page}
         events = events_by_signature(a, page)

@@ -8,7 +8,7 @@ from ..archive import Archive, opened
 from ..clusters import members_of
 from ..format import strict_page
 from ..keys import view_of
-from ..paging import check_paging, envelope
+from ..paging import check_choice, check_paging, envelope
 from ._common import json_object
 
 _COLUMNS = ("id", "shape_key", "sample_url", "body_hash", "effective_threshold",
@@ -145,7 +145,14 @@ def _items(a: Archive, rows: list[dict[str, Any]], *, first_only: bool = False
     return result
 
 
-def list_dedupe_cap_events(archive: Archive | str, *, limit: int = 100, offset: int = 0
+SORT_COLUMNS = {"detectedAt": "e.detected_at", "observedCount": "e.observed_count",
+                "rejectedCount": "e.rejected_count",
+                "effectiveThreshold": "e.effective_threshold", "shapeKey": "e.shape_key"}
+"""Item key → column an event list can be sorted by (ties newest first)."""
+
+
+def list_dedupe_cap_events(archive: Archive | str, *, sort_by: str | None = None,
+                           sort_order: str = "asc", limit: int = 100, offset: int = 0
                            ) -> dict[str, Any]:
     """Which clusters did the crawl's soft cap stop, and how many URLs did each refuse?
 
@@ -160,16 +167,25 @@ def list_dedupe_cap_events(archive: Archive | str, *, limit: int = 100, offset: 
     ``sampleUrlArchived`` whether the sample page was stored. An archive without the
     table (upstream's, or written without the cap) answers an empty list.
 
+    ``sort_by`` (None: newest first) sorts by ``detectedAt``, ``observedCount``,
+    ``rejectedCount``, ``effectiveThreshold`` or ``shapeKey``, ``sort_order`` asc|desc,
+    ties newest first (an unknown rejected count, null, sorts lowest).
+
     Upstream: ``list-dedupe-cap-events.ts`` (format 0.13, snake_case keys).
     """
     limit, offset = check_paging(limit, offset)
+    order = ""
+    if sort_by is not None:
+        check_choice("sort_by", sort_by, SORT_COLUMNS)
+        check_choice("sort_order", sort_order, ("asc", "desc"))
+        order = f"{SORT_COLUMNS[sort_by]} {'DESC' if sort_order == 'desc' else 'ASC'}, "
     with opened(archive) as a:
         if not a.has_table("dedupe_cap_events"):
             return envelope([], 0, limit, offset)
         total = a.count("SELECT count(*) FROM dedupe_cap_events")
         rows = a.execute(
             f"SELECT {a.select_list('dedupe_cap_events', 'e', _COLUMNS)} FROM "
-            "dedupe_cap_events e ORDER BY e.detected_at DESC, e.id DESC LIMIT ? OFFSET ?",
+            f"dedupe_cap_events e ORDER BY {order}e.detected_at DESC, e.id DESC LIMIT ? OFFSET ?",
             (limit, offset)).fetchall()
         items = list(_items(a, [dict(zip(_COLUMNS, r, strict=True)) for r in rows]).values())
     return envelope(items, total, limit, offset)

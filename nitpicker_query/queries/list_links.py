@@ -5,12 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
+from ..exceptions import InvalidArgument
 from ..format import strict_page
 from ..paging import check_choice, check_paging, envelope
 from ..redirects import redirect_chain
 from ._common import as_bool
 
 LINK_TYPES = ("broken", "external", "orphaned")
+SORT_KEYS = ("sourceUrl", "destUrl", "status", "referrerCount", "url", "title")
+"""Item keys a list can be sorted by (ties by the default order); which apply depends on
+the list's items: :data:`_SORTS`."""
+_SORTS = {
+    "anchors": {"sourceUrl": "s.url", "destUrl": "destUrl", "status": "status"},
+    "by_destination": {"destUrl": "destUrl", "status": "status",
+                       "referrerCount": "referrerCount"},
+    "orphaned": {"url": "p.url", "title": "p.title", "status": "p.status"},
+}
 BROKEN_AS = {
     # what "broken" means: the resolved destination's status …
     "error": "({status} >= 400 OR {status} = -1)",   # 4xx, 5xx, or the fetch failed
@@ -26,6 +36,8 @@ def list_links(
     broken_as: str = "error",
     include_redirect_sources: bool = False,
     by_destination: bool = False,
+    sort_by: str | None = None,
+    sort_order: str = "asc",
     limit: int = 100,
     offset: int = 0,
 ) -> dict[str, Any]:
@@ -49,15 +61,31 @@ def list_links(
     ``[{url, status}]`` from the URL it names to the destination), not de-duplicated (a
     header and a footer link are two items), ordered by source URL then document order.
 
+    ``sort_by`` (None: the orders above) sorts by an item key, ties in the default
+    order: anchors by ``sourceUrl``, ``destUrl`` or ``status``; destinations by
+    ``destUrl``, ``status`` or ``referrerCount``; orphaned pages by ``url``, ``title`` or
+    ``status``; ``sort_order`` asc|desc. A key the list's items lack is an error.
+
     Upstream: ``list-links.ts`` (404-only rule of the later builds; ``orphaned`` from
     the first 0.10 builds).
     """
     check_choice("type", type, LINK_TYPES)
     check_choice("broken_as", broken_as, tuple(BROKEN_AS))
+    check_choice("sort_order", sort_order, ("asc", "desc"))
     limit, offset = check_paging(limit, offset)
+    kind = "orphaned" if type == "orphaned" else (
+        "by_destination" if as_bool(by_destination) else "anchors")
+    order = ""
+    if sort_by is not None:
+        check_choice("sort_by", sort_by, SORT_KEYS)
+        if sort_by not in _SORTS[kind]:
+            raise InvalidArgument(
+                f"sort_by {sort_by!r} is not a key of {kind.replace('_', ' ')} items; "
+                f"choose {', '.join(_SORTS[kind])}")
+        order = f"{_SORTS[kind][sort_by]} {'DESC' if sort_order == 'desc' else 'ASC'}, "
     with opened(archive) as a:
         if type == "orphaned":
-            return _orphaned(a, limit, offset)
+            return _orphaned(a, limit, offset, order)
         # Destination columns: the literal target row d, or its final page r when the
         # target is a redirect source (redirectDestId is pre-flattened: one hop).
         if include_redirect_sources:
@@ -74,12 +102,14 @@ def list_links(
         where = f"an.hrefId IN (SELECT d.id FROM pages d {join}WHERE {test})"
         if as_bool(by_destination):
             return _by_destination(a, type, dest_url, status, external, join, test, limit,
-                                   offset)
+                                   offset, order)
         total = a.count(f"SELECT count(*) FROM anchors an WHERE {where}")
         resolved = f"{dest_url} AS destUrl, {status} AS status, {external} AS isExternal"
         select = (f"SELECT s.url AS sourceUrl, {resolved}, an.textContent, d.url AS linked, "
                   "d.redirectDestId AS redirected")
-        if _walk_sources(a, total, limit + offset):
+        if order == "s.url ASC, ":
+            order = ""  # the default order, walked cheaply below
+        if not order and _walk_sources(a, total, limit + offset):
             # Many matches: walk source pages in URL order (CROSS JOIN fixes the join
             # order) and stop after the page — the sort of every match is avoided.
             sql = (f"{select} FROM pages s CROSS JOIN anchors an ON an.pageId = s.id "
@@ -89,7 +119,7 @@ def list_links(
             # Few matches: fetch them through the target index and sort them.
             sql = (f"{select} FROM anchors an JOIN pages s ON s.id = an.pageId "
                    f"JOIN pages d ON d.id = an.hrefId {join}WHERE {where} "
-                   "ORDER BY s.url, an.id LIMIT ? OFFSET ?")
+                   f"ORDER BY {order}s.url, an.id LIMIT ? OFFSET ?")
         rows = a.execute(sql, (limit, offset)).fetchall()
         items = []
         for r in rows:
@@ -103,7 +133,8 @@ def list_links(
 
 
 def _by_destination(a: Archive, kind: str, dest_url: str, status: str, external: str,
-                    join: str, test: str, limit: int, offset: int) -> dict[str, Any]:
+                    join: str, test: str, limit: int, offset: int, order: str = ""
+                    ) -> dict[str, Any]:
     """One item per resolved destination, with how many pages and anchors point at it.
 
     Driven by the destination rows (``CROSS JOIN`` fixes the order), whose anchors come
@@ -118,7 +149,7 @@ def _by_destination(a: Archive, kind: str, dest_url: str, status: str, external:
         f"SELECT {dest_url} AS destUrl, max({status}) AS status, max({external}) AS "
         f"isExternal, count(DISTINCT an.pageId) AS referrerCount, count(*) AS linkCount "
         f"FROM pages d {join}CROSS JOIN anchors an ON an.hrefId = d.id WHERE {where} "
-        f"GROUP BY {dest_url} ORDER BY referrerCount DESC, destUrl LIMIT ? OFFSET ?",
+        f"GROUP BY {dest_url} ORDER BY {order}referrerCount DESC, destUrl LIMIT ? OFFSET ?",
         (limit, offset)).fetchall()
     items = [{"destUrl": r["destUrl"], "status": r["status"],
               "isExternal": as_bool(r["isExternal"]), "referrerCount": r["referrerCount"],
@@ -139,7 +170,7 @@ def _walk_sources(a: Archive, matches: int, wanted: int) -> bool:
     return wanted * anchors / matches < 4 * matches
 
 
-def _orphaned(a: Archive, limit: int, offset: int) -> dict[str, Any]:
+def _orphaned(a: Archive, limit: int, offset: int, order: str = "") -> dict[str, Any]:
     where = (
         f"{strict_page('p', url_order=True)} "
         "AND NOT EXISTS (SELECT 1 FROM anchors an WHERE an.hrefId = p.id) "
@@ -149,7 +180,7 @@ def _orphaned(a: Archive, limit: int, offset: int) -> dict[str, Any]:
     total = a.count(f"SELECT count(*) FROM pages p WHERE {where}")
     rows = a.execute(
         f"SELECT p.url, p.title, p.status FROM pages p WHERE {where} "
-        "ORDER BY p.url LIMIT ? OFFSET ?",
+        f"ORDER BY {order}p.url LIMIT ? OFFSET ?",
         (limit, offset),
     ).fetchall()
     items = [{"url": r["url"], "title": r["title"], "status": r["status"]} for r in rows]

@@ -198,3 +198,54 @@ def test_a_redirect_shows_its_chain(viewer: Served, capped_archive: Path) -> Non
         home + "redirect/start") + r'</a> → <span class="status">(\d+)</span> <a[^>]*>([^<]+)',
         body)
     assert line is not None and line.groups() == ("200", home + "redirect/end")
+
+
+def sorted_by(body: str) -> list[tuple[str, str]]:
+    """The headers of the first table that carry aria-sort, with its value."""
+    head = body.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    return [(html.unescape(re.sub(r"<[^>]+>", "", text)).strip(), order) for order, text in
+            re.findall(r'<th scope="col" aria-sort="(\w+)"[^>]*>(.*?)</th>', head, re.S)]
+
+
+def test_lists_sort_by_their_columns(viewer: Served, capped_archive: Path) -> None:
+    """Each list whose query sorts has header links that sort it in SQL; only the column
+    it is sorted by carries aria-sort (the default order's column when none is asked)."""
+    _, body, _ = get(viewer, "/pages")
+    assert sorted_by(body) == [("URL", "ascending")]
+    _, body, _ = get(viewer, "/pages?sortBy=status&sortOrder=desc&pageSize=200")
+    assert sorted_by(body) == [("Status", "descending")]
+    expected = q.list_pages(capped_archive, sort_by="status", sort_order="desc", limit=200,
+                            security_headers=True)["items"]
+    assert [(r["URL"], r["Status"]) for r in table(body)] == [
+        (e["url"], str(e["status"])) for e in expected]
+    cases = [
+        ("/links?type=broken&sortBy=status&sortOrder=desc", "Status", "descending",
+         q.list_links, {"type": "broken", "sort_by": "status", "sort_order": "desc"},
+         ("Link target", "destUrl")),
+        ("/links?type=broken&byDestination=true", "Referring pages", "descending",
+         q.list_links, {"type": "broken", "by_destination": True}, ("Link target", "destUrl")),
+        ("/dedupe-cap-events?sortBy=rejectedCount&sortOrder=desc", "Refused", "descending",
+         q.list_dedupe_cap_events, {"sort_by": "rejectedCount", "sort_order": "desc"},
+         ("URL shape", "shapeKey")),
+        ("/dedupe-cap-events", "Detected", "descending", q.list_dedupe_cap_events, {},
+         ("URL shape", "shapeKey")),
+    ]
+    for path, header, order, function, options, (column, key) in cases:
+        _, body, _ = get(viewer, path)
+        assert "<thead>" in body, path
+        assert sorted_by(body) == [(header, order)], path
+        expected = function(capped_archive, **options)["items"]
+        assert expected, path
+        assert [r[column].split("\n")[0] for r in table(body)] == [
+            str(e[key]) for e in expected], path
+    # the list's own default order is unchanged when no sort is asked
+    assert q.list_links(capped_archive, type="broken") == q.list_links(
+        capped_archive, type="broken", sort_by="sourceUrl")
+    _, body, _ = get(viewer, "/duplicate-clusters?minCount=3&sortBy=count&sortOrder=asc")
+    assert sorted_by(body) == [("Pages", "ascending")]
+    counts = [int(r["Pages"].split(" ")[0].replace(",", "")) for r in table(body)]
+    assert counts == sorted(counts) and len(counts) == q.get_duplicate_clusters(
+        capped_archive, min_count=3)["total"] > 2
+    status, body, _ = get(viewer, "/links?type=orphaned&sortBy=destUrl")
+    assert status == 400 and error_text(body) == (
+        "sort_by 'destUrl' is not a key of orphaned items; choose url, title, status")
