@@ -38,7 +38,9 @@ class Counters:
 
     def line(self, width: int | None = None) -> str:
         """Seed 001's line; on a terminal too narrow for it, a compact one that keeps
-        every number, the soft cap's first (it is what a person watches for)."""
+        every number it can: the soft cap's count, the percentage and the URLs done and
+        found always, then (as the width allows) what is left, the external links and
+        the workers."""
         total = max(self.internal_found, self.internal_done) + max(
             self.external_found, self.external_done)
         done = self.internal_done + self.external_done
@@ -53,10 +55,16 @@ class Counters:
             text += f" [{self.capped} dedupe-capped]"
         if width is None or len(text) <= width:
             return text
-        capped = f" {self.capped} capped ·" if self.capped else ""
-        return (f"Crawling: {self.internal_done}({saved}) done / {self.internal_found} found "
-                f"(+{self.external_done}/{self.external_found} ext) {pct}% ·{capped} "
-                f"{remaining} left · {self.parallels} par")
+        # the compact line, its least telling parts left out while it is still too wide
+        head = f"Crawling: {self.internal_done}({saved}) done / {self.internal_found} found"
+        parts = [(f" (+{self.external_done}/{self.external_found} ext)", 3),
+                 (f" {pct}%", 1), (f" · {self.capped} capped" if self.capped else "", 0),
+                 (f" · {remaining} left", 2), (f" · {self.parallels} par", 4)]
+        for drop in (5, 4, 3, 2):
+            text = head + "".join(p for p, rank in parts if rank < drop)
+            if len(text) <= width:
+                break
+        return text
 
 
 class Progress:

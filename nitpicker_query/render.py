@@ -17,6 +17,7 @@ import json
 import shlex
 from typing import Any, TextIO
 
+import tabulate as tabulate_module
 from tabulate import tabulate
 
 from .terminal import escape, fit, local_time
@@ -144,21 +145,25 @@ def _list_footer(shown: int, total: Any, offset: int, next_offset: Any, flag: st
     return text
 
 
-def _grid(headers: list[str], rows: list[list[str]], width: int) -> str:
+def _grid(headers: list[str], rows: list[list[str]], width: int, *,
+          complete: bool = False) -> str:
     """``tabulate`` simple grid that fits ``width`` where it can.
 
     Headers are never cut: they wrap at their camelCase words (``content`` / ``Type``).
     Keys, signatures and ids are never cut or wrapped (they are copied into the next
     command); URLs wrap (their end tells two rows apart); other text is cut with ``…``.
-    The widest of the columns that may give way shrink first, none below its header's
-    longest word or :data:`MIN_COLUMN`; when even that is too wide the table is wider
-    than the terminal rather than unreadable."""
+    The widest of the columns that may give way shrink first (a URL counts half its
+    width: it is what a row is about), none below its header's longest word or
+    :data:`MIN_COLUMN`; when even that is too wide the rows become key/value records.
+    A column is as wide as its header's longest word or its widest cell, no wider
+    (tabulate's padding of two spaces after every header is turned off: ``status`` is a
+    6-wide column, not 8)."""
     words = [_words(h) for h in headers]
-    # tabulate makes a column at least its header's widest line + 2 (MIN_PADDING)
-    floors = [max(len(w) for w in ws) + 2 for ws in words]
+    floors = [max(len(w) for w in ws) for ws in words]
     content = [max([0] + [len(r[i]) for r in rows]) for i in range(len(headers))]
     whole = [_whole(h) for h in headers]
-    widths = [max(f, c) for f, c in zip(floors, content, strict=True)]
+    wraps = [_wraps(h) for h in headers]
+    widths = [max(len(h), c) for h, c in zip(headers, content, strict=True)]
     budget = width - _GAP * (len(headers) - 1)
     least = sum(w if keep else max(f, min(MIN_COLUMN, c)) for w, keep, f, c in zip(
         widths, whole, floors, content, strict=True))
@@ -169,24 +174,40 @@ def _grid(headers: list[str], rows: list[list[str]], width: int) -> str:
                    if not whole[i] and widths[i] > max(floors[i], min(MIN_COLUMN, content[i]))]
         if not movable:
             break
-        order = sorted(movable, key=lambda i: widths[i], reverse=True)
+        order = sorted(movable, key=lambda i: widths[i] / (2 if wraps[i] else 1),
+                       reverse=True)
         widest = order[0]
         floor = max(floors[widest], min(MIN_COLUMN, content[widest]))
         second = widths[order[1]] if len(order) > 1 else 0
         excess = sum(widths) - budget
         widths[widest] = max(floor, min(widths[widest] - 1, max(second, widths[widest] - excess)))
-    shown = ["\n".join(_lines(ws, w - 2)) for ws, w in zip(words, widths, strict=True)]
-    wraps = [_wraps(h) for h in headers]
+    if complete and any(c > w and not (keep or wrap) for c, w, keep, wrap in zip(
+            content, widths, whole, wraps, strict=True)):
+        return _records(headers, rows, width, complete=True)
+    shown = ["\n".join(_lines(ws, w)) for ws, w in zip(words, widths, strict=True)]
     cut_rows = [[c if keep else _wrap(c, w) if wrap else _fit(c, w)
                  for c, w, wrap, keep in zip(r, widths, wraps, whole, strict=True)]
                 for r in rows]
-    return tabulate(cut_rows, headers=shown, tablefmt="simple", disable_numparse=True)
+    return _unpadded(cut_rows, shown)
 
 
-def _records(headers: list[str], rows: list[list[str]], width: int) -> str:
+def _unpadded(rows: list[list[str]], headers: list[str]) -> str:
+    """``tabulate``'s simple grid without its two spaces of padding after each header
+    (a module setting, restored after the call)."""
+    padding = tabulate_module.MIN_PADDING
+    tabulate_module.MIN_PADDING = 0
+    try:
+        return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+    finally:
+        tabulate_module.MIN_PADDING = padding
+
+
+def _records(headers: list[str], rows: list[list[str]], width: int, *,
+             complete: bool = False) -> str:
     """Rows too wide for the terminal as one block of key/value lines each (``psql``'s
     expanded display): every key and signature still whole on its line, URLs wrapped
-    under themselves, no header cut."""
+    under themselves, no header cut; other text cut with ``…`` unless ``complete`` (then
+    wrapped whole too)."""
     key_width = max(len(h) for h in headers)
     room = max(MIN_COLUMN, width - key_width - _GAP)
     indent = "\n" + " " * (key_width + _GAP)
@@ -197,7 +218,7 @@ def _records(headers: list[str], rows: list[list[str]], width: int) -> str:
             if cell == "":
                 continue
             value = cell if _whole(h) else _wrap(cell, room).replace("\n", indent) if (
-                _wraps(h) or is_web_url(cell)) else fit(cell, room)
+                complete or _wraps(h) or is_web_url(cell)) else fit(cell, room)
             lines.append(f"{h.ljust(key_width)}  {value}")
         blocks.append("\n".join(lines))
     return "\n".join(blocks)
@@ -261,9 +282,9 @@ def _object_table(result: dict[str, Any], width: int, limit_flag: str | None) ->
             body = _pairs(list(value.items()), width - 2)
             blocks.append(f"{key}:\n" + _indent(body))
         elif _is_rows(value):
-            headers = list(value[0])
+            headers = [h for h in value[0] if any(r.get(h) not in (None, "") for r in value)]
             body = _grid(headers, [[_cell(r.get(h), h) for h in headers] for r in value],
-                         width - 2)
+                         width - 2, complete=True)
             total = result.get(f"{key}Total")
             if isinstance(total, int) and total > len(value):
                 hint = f" — raise {limit_flag} for more" if limit_flag else ""

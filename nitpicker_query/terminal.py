@@ -24,10 +24,13 @@ _ALL_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Help that fits the terminal: prose paragraphs of a description or epilog are
-    re-wrapped to its width, indented lines (examples, tables) are kept as written, and a
-    choice list longer than a few words is shown by its metavar, not spelled in the
-    usage line (the option's help lists the choices)."""
+    r"""Help that fits the terminal: prose paragraphs of a description or epilog are
+    re-wrapped to its width, indented lines (examples, tables) are kept as written but an
+    example too long for the terminal continues on the next line after `` \`` (broken
+    between arguments, so a signature or key stays whole and the lines still paste as
+    one command), a choice list longer than a few words is shown by its metavar, not
+    spelled in the usage line (the option's help lists the choices), and a usage line
+    whose sub-command name leaves too little room is indented by four spaces instead."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         out: list[str] = []
@@ -41,13 +44,33 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
                 paragraph.clear()
 
         for line in text.splitlines():
-            if not line.strip() or line[:1].isspace() or line.rstrip().endswith(":"):
+            heading = line.rstrip().endswith(":") and len(line.split()) <= 4
+            if not line.strip() or line[:1].isspace() or heading:
                 flush()
-                out.append(indent + line if line.strip() else "")
+                out.extend(_continued(indent + line, width) if line.strip() else [""])
             else:
                 paragraph.append(line.strip())
         flush()
         return "\n".join(out)
+
+    def _format_usage(self, usage: str | None, actions: Any, groups: Any,
+                      prefix: str | None) -> str:
+        text = super()._format_usage(usage, actions, groups, prefix)
+        width = self._width
+        lines = text.rstrip("\n").split("\n")
+        if all(len(line) <= width for line in lines):
+            return text
+        whole = " ".join(line.strip() for line in lines)
+        head = (prefix if prefix is not None else "usage: ") + self._prog
+        if not whole.startswith(head):
+            return text
+        out = [head]
+        for part in _usage_parts(whole[len(head):]):
+            if len(out[-1]) + 1 + len(part) > width and out[-1].strip():
+                out.append("    " + part)
+            else:
+                out[-1] += " " + part
+        return "\n".join(out) + "\n\n"
 
     def _metavar_formatter(self, action: argparse.Action, default_metavar: str
                            ) -> Callable[[int], tuple[str, ...]]:
@@ -57,6 +80,37 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             if action.help and "{" not in action.help:
                 action.help += " One of: " + ", ".join(map(str, action.choices)) + "."
         return super()._metavar_formatter(action, default_metavar)
+
+
+def _continued(line: str, width: int) -> list[str]:
+    r"""An example line cut between its arguments into lines of ``width`` joined by `` \``
+    (a shell reads them as one command); an argument longer than the line stays whole."""
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip())]
+    words = line.split()
+    out = [indent + words[0]]
+    for word in words[1:]:
+        if len(out[-1]) + 1 + len(word) + 2 > width and out[-1].strip():
+            out[-1] += " \\"
+            out.append(indent + "    " + word)
+        else:
+            out[-1] += " " + word
+    return out
+
+
+def _usage_parts(usage: str) -> list[str]:
+    """``[-h] [--format {a,b}] archive`` → ``["[-h]", "[--format {a,b}]", "archive"]``:
+    split at the spaces outside brackets."""
+    parts = [""]
+    depth = 0
+    for char in usage:
+        depth += (char in "[({") - (char in "])}")
+        if char == " " and depth == 0:
+            parts.append("")
+        else:
+            parts[-1] += char
+    return [p for p in parts if p]
 
 
 class CliParser(argparse.ArgumentParser):

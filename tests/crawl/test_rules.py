@@ -151,8 +151,13 @@ def test_progress_line_format() -> None:
     # at 80 columns the soft cap's count is still seen (it used to be cut off)
     c.capped = 1234
     assert len(c.line()) > 79
+    assert c.line(100) == ("Crawling: 130(85) done / 250 found (+12/20 ext) 52% · 1234 "
+                           "capped · 128 left · 10 par")
+    # narrower: the workers go first, then the external links, then what is left
     assert c.line(79) == ("Crawling: 130(85) done / 250 found (+12/20 ext) 52% · 1234 "
-                          "capped · 128 left · 10 par")
+                          "capped · 128 left")
+    assert c.line(60) == "Crawling: 130(85) done / 250 found 52% · 1234 capped"
+    assert all(len(c.line(w)) <= w for w in (60, 79, 100))
     assert c.line(200) == c.line()
 
 
