@@ -2,12 +2,15 @@
 
     python bench/before_after.py --base 3b5ab44          # the crawler before issue 20
     python bench/before_after.py --base HEAD~3 --rounds 7
+    python bench/before_after.py --base 5e43c36 --workloads no-render capped
 
 The earlier revision is checked out into a temporary git worktree and run with this
 venv (``PYTHONPATH`` first), so both use the same interpreter, packages and Chromium;
 rounds alternate between the two so the machine's drift hits both alike. Workloads
-(TrapZoo's session trap, as ``bench/crawl.py``): ``--no-render`` 2,000 pages and
-rendered 200 pages, ``--parallels 4``, external links not fetched. Reported: the median
+(TrapZoo's session trap, as ``bench/crawl.py``): ``--no-render`` 2,000 pages, the same
+with the soft cap on (``--dedupe-cap 1000000``: every page observed, its main content
+read, no cluster ever capped, so both trees fetch the same pages) and rendered 200 pages,
+``--parallels 4``, external links not fetched. Reported: the median
 pages/s and the median CPU time per page (the crawl's processes, Chromium's included:
 steadier than wall time on a shared machine) of each, and their ratios.
 """
@@ -30,6 +33,13 @@ sys.path.insert(0, str(ROOT))
 from doc import add_flag, emit  # noqa: E402
 
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
+
+WORKLOADS = {  # name: (label, pages, crawl options)
+    "no-render": ("--no-render", 2000, ("--no-render",)),
+    "capped": ("--no-render --dedupe-cap 1000000", 2000, ("--no-render", "--dedupe-cap",
+                                                         "1000000")),
+    "rendered": ("rendered", 200, ()),
+}
 
 RUN = "import sys; from nitpicker_crawl.cli import main; sys.exit(main(sys.argv[1:]))"
 
@@ -54,6 +64,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="3b5ab44", help="the earlier revision")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--workloads", nargs="+", choices=tuple(WORKLOADS),
+                        default=list(WORKLOADS), help="which crawls to time (default: all)")
+    parser.add_argument("--block", default="before-after",
+                        help="the BENCHMARKS.md block written (one per comparison kept)")
     add_flag(parser)
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="bench-base-"))
@@ -65,8 +79,7 @@ def main() -> None:
     try:
         with TrapZoo() as zoo:
             url = zoo.url + "catalog/?session=bench"
-            for label, pages, extra in (("--no-render", 2000, ("--no-render",)),
-                                        ("rendered", 200, ())):
+            for label, pages, extra in (WORKLOADS[w] for w in args.workloads):
                 runs: dict[str, list[tuple[float, float]]] = {"base": [], "this": []}
                 for _ in range(args.rounds):
                     runs["base"].append(crawl_seconds(base, url, pages, *extra))
@@ -81,12 +94,16 @@ def main() -> None:
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
                        capture_output=True)
-    head = (f"`python bench/before_after.py --base {args.base} --rounds {args.rounds}` "
+    chosen = "" if args.workloads == list(WORKLOADS) else (
+        " --workloads " + " ".join(args.workloads)) + (
+        "" if args.block == "before-after" else f" --block {args.block}")
+    head = (f"`python bench/before_after.py --base {args.base} --rounds {args.rounds}"
+            f"{chosen}` "
             f"({os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}); median pages/s of "
             f"{args.rounds} alternating rounds:\n\n"
             f"| workload | pages/s {rev} (before) | pages/s this tree | ratio | CPU ms/page "
             f"before | CPU ms/page this tree | ratio |\n|---|---|---|---|---|---|---|\n")
-    emit("before-after", head + "\n".join(rows), write=args.write)
+    emit(args.block, head + "\n".join(rows), write=args.write)
 
 
 if __name__ == "__main__":

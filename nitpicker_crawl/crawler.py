@@ -55,6 +55,10 @@ from .urls import MAX_URL_LENGTH, normalize
 CHAIN_LINKS = 300
 """Links of a page looked at for one of its own URL shape (a chain: a pager, a day's
 previous day), for the soft cap's content rules."""
+INLINE_CONTENT_BYTES = 64 << 10
+"""A page up to this size has its main content read on the event loop (a fraction of a
+millisecond); a bigger one on the content reader's thread, so its blocks never hold the
+other fetches."""
 
 
 @dataclass
@@ -576,8 +580,10 @@ class Crawler:
                     return main_content(parsed if parsed is not None else parse_html(html),
                                         final, siblings=siblings)
 
-                # off the event loop: a big page's blocks must not hold the other fetches
-                content = await asyncio.get_running_loop().run_in_executor(self._reader, read)
+                # off the event loop: a big page's blocks must not hold the other fetches;
+                # a small page is read here (the hand-over to the thread costs more)
+                content = read() if len(html) <= INLINE_CONTENT_BYTES else (
+                    await asyncio.get_running_loop().run_in_executor(self._reader, read))
                 event = self.softcap.observe(
                     final, keys, signals, indexable=indexable, declared=declared_target(
                         final, og_url=fields["og_url"], canonical=fields["canonical"]),

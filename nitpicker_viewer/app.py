@@ -58,7 +58,7 @@ from nitpicker_query.values import jsonable
 
 from . import params
 from .archives import Archives, PathNotAllowed
-from .text import label, t
+from .text import heading, label, t
 
 HERE = Path(__file__).resolve().parent
 LOG = logging.getLogger("uvicorn.error")
@@ -84,11 +84,31 @@ def status_of(exc: Exception) -> int:
 
 # ----------------------------------------------------------------------------- views
 
+SECURITY_KEYS = tuple(key for key, _header in SECURITY_FLAGS)
+COLUMN_SETS: dict[str, dict[str, tuple[str, ...]]] = {
+    # view → the column sets a person picks from (``columns=``), the first the default
+    "pages": {
+        "overview": ("url", "status", "title", "isExternal", "contentType", "noindex",
+                     "skipReason"),
+        "security": ("url", "status", *SECURITY_KEYS),
+        "metadata": ("url", "title", "description", "canonical", "ogTitle", "ogUrl",
+                     "lang"),
+        "all": ("url", "status", "title", "isExternal", "contentType", "noindex",
+                "skipReason", "description", "canonical", "ogTitle", "ogUrl", "lang",
+                *SECURITY_KEYS),
+    },
+}
+URL_COLUMNS = frozenset({"url", "sourceUrl", "destUrl", "pageUrl"})
+"""Columns holding the URL a row is about: first, widest, cut with the whole URL in
+``title``, and a copy button."""
+SHORT_COLUMNS = frozenset({"status", "isExternal", "contentType", "noindex", "width",
+                           "height", "count", "referrerCount", "linkCount", "type",
+                           "finalStatus", *SECURITY_KEYS})
+"""Columns of a few characters: on a phone, where each row is a card, they share a line."""
+
 VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     # view → (query, columns shown)
-    "pages": ("list_pages", ("url", "status", "title", "contentType", "noindex",
-                             "skipReason", "hasCSP", "hasXFrameOptions",
-                             "hasXContentTypeOptions", "hasHSTS")),
+    "pages": ("list_pages", COLUMN_SETS["pages"]["overview"]),
     "links": ("list_links", ("sourceUrl", "destUrl", "status", "isExternal", "textContent",
                              "referrerCount", "linkCount", "url", "title")),
     "resources": ("list_resources", ("url", "status", "contentType", "isExternal",
@@ -97,7 +117,7 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "images": ("list_images", ("pageUrl", "src", "alt", "width", "height")),
     "duplicates": ("find_duplicates", ("value", "count", "urls")),
     "mismatches": ("find_mismatches", ("url", "type", "actual", "expected")),
-    "headers": ("check_headers", ("url", *(key for key, _header in SECURITY_FLAGS))),
+    "headers": ("check_headers", ("url", *SECURITY_KEYS)),
     "duplicate-clusters": ("get_duplicate_clusters", ()),
     "duplicate-cluster": ("get_duplicate_cluster", ("url", "title", "ogUrl", "ogUrlMismatch",
                                                     "shapeKey")),
@@ -166,7 +186,9 @@ class Viewer:
         self.hosts = hosts
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
-        self.env.globals.update(t=t, label=label, nav=NAV, is_web_url=is_web_url, link=self.link)
+        self.env.globals.update(t=t, label=label, heading=heading, nav=NAV,
+                                is_web_url=is_web_url, link=self.link, url_columns=URL_COLUMNS,
+                                short_columns=SHORT_COLUMNS, column_sets=COLUMN_SETS)
         self.env.filters["cell"] = self.cell
         self.env.filters["diff"] = diff
         self.env.filters["shquote"] = shlex.quote
@@ -184,18 +206,32 @@ class Viewer:
             query = {"a": archive, **query}
         return f"/{view}" + (f"?{urlencode(query)}" if query else "")
 
-    def cell(self, value: Any, archive: str | None = None) -> Markup:
+    def cell(self, value: Any, archive: str | None = None, key: str = "") -> Markup:
         """A value as table-cell HTML: http(s) URLs link to their page detail (and out);
-        anything else, ``javascript:`` URLs included, is text."""
+        anything else, ``javascript:`` URLs included, is text. A flag is a mark (✓ or —)
+        that a screen reader reads as yes or no; ``isExternal`` is the words internal or
+        external; a security header of a URL never fetched (null) says so."""
         if value is None:
+            if key in SECURITY_KEYS:
+                return Markup('<span class="muted">{}</span>').format(t("not-fetched"))
             return Markup("")
         if isinstance(value, bool):
-            return Markup("yes" if value else "no")
+            if key == "isExternal":
+                return Markup(t("external" if value else "internal"))
+            return Markup('<span class="mark" aria-hidden="true">{}</span>'
+                          '<span class="visually-hidden">{}</span>').format(
+                "✓" if value else "—", t("yes" if value else "no"))
         if isinstance(value, list):
             return Markup("<br>").join(self.cell(v, archive) for v in value[:20])
         if isinstance(value, dict):
             return Markup("<code>{}</code>").format(json.dumps(value, ensure_ascii=False)[:500])
         if is_web_url(value):
+            if key in URL_COLUMNS:
+                return Markup('<span class="uc"><a class="u" href="{}" title="{}">{}</a>'
+                              '<button type="button" class="copy icon" data-copy="{}" '
+                              'aria-label="{}" title="{}"></button></span>').format(self.link("page", archive, url=value),
+                                                  value, value, value, t("copy-url"),
+                                                  t("copy-url"))
             return Markup('<a href="{}">{}</a>').format(
                 self.link("page", archive, url=value), value)
         return escape(str(value))
@@ -228,6 +264,7 @@ class Viewer:
             return archive, name, q.get_summary(archive)
         spec = SPECS[VIEWS[view][0]]
         args = params.arguments(spec, values, html=True, view=t(view))
+        _column_set(view, values)  # a bad choice is an error before the query runs
         result = spec.function(archive, **args)
         if result is None:
             raise not_found(spec, args)
@@ -258,7 +295,8 @@ class Viewer:
         csv_link = f"/api/{spec.name}?" + urlencode({**exported, "format": "csv",
                                                      "bom": "true"}) if spec.is_list else None
         context.update(spec=spec, values=values, page=page, size=size, csv_link=csv_link,
-                       columns=_columns(VIEWS[view][1], result), sizes=params.PAGE_SIZES,
+                       columns=_columns(_column_set(view, values), result),
+                       sizes=params.PAGE_SIZES,
                        sort_choices=sort_choices, sort_key=sort_key, sort_order=sort_order,
                        desc_first=DESC_FIRST)
         template = {"duplicate-clusters": "clusters.html", "dedupe-cap-events": "events.html",
@@ -379,6 +417,24 @@ async def _threaded(function: Callable[..., Any], *args: Any, heavy: bool = Fals
         _HEAVY.append(anyio.CapacityLimiter(1))
     return await anyio.to_thread.run_sync(functools.partial(function, *args, **kwargs),
                                           limiter=_HEAVY[0])
+
+
+def _column_set(view: str, values: Mapping[str, str]) -> tuple[str, ...]:
+    """The columns a view shows: the set ``columns=`` names (its first set by default),
+    or the view's only set."""
+    sets = COLUMN_SETS.get(view)
+    chosen = values.get("columns") or ""
+    if sets is None:
+        if chosen:
+            raise InvalidArgument(f"The {t(view)} view has one set of columns: leave "
+                                  f"columns out, not {chosen[:40]!r}")
+        return VIEWS[view][1]
+    if not chosen:
+        return next(iter(sets.values()))
+    if chosen not in sets:
+        raise InvalidArgument(f"Columns (columns) must be one of {', '.join(sets)}, not "
+                              f"{chosen[:40]!r}")
+    return sets[chosen]
 
 
 def _sort_state(view: str, spec: QuerySpec, values: Mapping[str, str]

@@ -55,6 +55,18 @@ STRINGS: dict[str, str] = {
     "content-types": "Content types",
     "metadata": "Metadata fulfilment",
     "crawl": "Crawl",
+    "copy-url": "Copy URL",
+    "press-copy": "Selected: press Ctrl+C (⌘C) to copy",
+    "yes": "yes",
+    "no": "no",
+    "internal": "internal",
+    "external": "external",
+    "not-fetched": "not fetched",
+    "columns": "Columns",
+    "column-set-overview": "Overview",
+    "column-set-security": "Security headers",
+    "column-set-metadata": "Metadata",
+    "column-set-all": "All",
 }
 
 
@@ -80,6 +92,18 @@ LABELS: dict[str, str] = {
     "rejectedCount": "Refused", "effectiveThreshold": "Threshold", "sampleUrl": "Sample",
     "finalStatus": "Final status", "redirectStatus": "Redirect",
 }
+
+
+HEADINGS: dict[str, str] = {
+    # a column's heading where it differs from the filter of the same name
+    "isExternal": "Internal / external",
+}
+LABELS["urlPattern"] = "URL pattern"
+
+
+def heading(name: str) -> str:
+    """A column's heading: :data:`HEADINGS`, else its label."""
+    return HEADINGS.get(name) or label(name)
 
 
 def label(name: str) -> str:

@@ -17,11 +17,20 @@ HEADERS = (
 
 
 def has_header(header: str) -> str:
-    # json_each on malformed JSON raises; the CASE keeps it from ever seeing such text.
+    """SQL: 1 or 0 for a page whose response headers are stored, NULL for one with none
+    (a URL never fetched — skipped, failed — or headers that are not a JSON object): "no
+    CSP" would be a finding about a response nobody saw. json_each on malformed JSON
+    raises; the CASE keeps it from ever seeing such text."""
     return (
-        "CASE WHEN json_valid(p.responseHeaders) THEN EXISTS (SELECT 1 FROM "
-        f"json_each(p.responseHeaders) h WHERE lower(h.key) = '{header}') ELSE 0 END"
+        "CASE WHEN json_valid(p.responseHeaders) AND json_type(p.responseHeaders) = "
+        "'object' THEN EXISTS (SELECT 1 FROM "
+        f"json_each(p.responseHeaders) h WHERE lower(h.key) = '{header}') END"
     )
+
+
+def flag(value: Any) -> bool | None:
+    """A :func:`has_header` value as JSON: true, false, or null (no headers stored)."""
+    return None if value is None else bool(value)
 
 
 def check_headers(
@@ -31,7 +40,9 @@ def check_headers(
 
     Over rendered internal HTML pages ordered by URL; header names compare
     case-insensitively. Items ``{url, hasCSP, hasXFrameOptions, hasXContentTypeOptions,
-    hasHSTS}``. ``missing_only`` keeps pages missing at least one of the four.
+    hasHSTS}``, each null for a page with no response headers stored (never fetched).
+    ``missing_only`` keeps pages missing at least one of the four (a page with none
+    stored is not known to miss any).
 
     Upstream: ``check-headers.ts`` filtered ``missingOnly`` *after* paging, so pages came
     back short and ``total`` counted every page. Ours filters before paging: ``total``
@@ -42,11 +53,11 @@ def check_headers(
     inner = f"SELECT p.url, {flags} FROM pages p WHERE {strict_page('p', url_order=True)}"
     where = ""
     if missing_only:
-        where = "WHERE NOT (" + " AND ".join(key for key, _ in HEADERS) + ")"
+        where = "WHERE NOT (" + " AND ".join(key for key, _ in HEADERS) + ")"  # NULL: out
     with opened(archive) as a:
         total = a.count(f"SELECT count(*) FROM ({inner}) {where}")
         rows = a.execute(
             f"SELECT * FROM ({inner}) {where} ORDER BY url LIMIT ? OFFSET ?", (limit, offset)
         ).fetchall()
-    items = [{"url": r["url"], **{key: bool(r[key]) for key, _ in HEADERS}} for r in rows]
+    items = [{"url": r["url"], **{key: flag(r[key]) for key, _ in HEADERS}} for r in rows]
     return envelope(items, total, limit, offset)

@@ -10,7 +10,7 @@ from ..exceptions import InvalidArgument
 from ..format import NOT_SKIPPED, loose_page
 from ..paging import check_choice, check_int, check_paging, envelope
 from ._common import as_bool, like_literal
-from .check_headers import HEADERS, has_header
+from .check_headers import HEADERS, flag, has_header
 
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
 SKIPPED = ("exclude", "include", "only")
@@ -106,7 +106,8 @@ def list_pages(
             reason no URL of the archive was skipped for is an error that lists the
             archive's reasons (a typo must not read as "nothing skipped").
         security_headers: add ``hasCSP``, ``hasXFrameOptions``, ``hasXContentTypeOptions``
-            and ``hasHSTS`` to each item (as ``check_headers``; computed for the page only).
+            and ``hasHSTS`` to each item (as ``check_headers``; computed for the page only;
+            null for a URL with no response headers stored: skipped or never fetched).
         cap_event: only the URLs the soft cap refused under this ``dedupe_cap_events``
             id (``meta_extras.capEvent``, written since the viewer's issue; archives
             crawled before have none).
@@ -196,7 +197,7 @@ def list_pages(
     items = [page_item(r[:width]) for r in rows]
     if flags:
         for item, row in zip(items, rows, strict=True):
-            item.update({key: bool(v) for (key, _), v in zip(HEADERS, row[width:],
+            item.update({key: flag(v) for (key, _), v in zip(HEADERS, row[width:],
                                                              strict=True)})
     return envelope(items, total, limit, offset)
 

@@ -21,12 +21,36 @@
         try { localStorage.setItem("nitpicker-theme", next); } catch (e) { /* private mode */ }
       });
     }
+    // Copy buttons: the clipboard when the browser lets us; else the text beside the
+    // button is selected and the button says to press Ctrl+C (the text fallback).
+    var say = function (b, words) {
+      if (b.classList.contains("icon")) {
+        b.setAttribute("aria-label", words);
+        b.setAttribute("title", words);
+      } else {
+        b.textContent = words;
+      }
+    };
     document.querySelectorAll("button.copy").forEach(function (b) {
       b.addEventListener("click", function () {
         var text = b.getAttribute("data-copy") || "";
-        var done = function () { b.textContent = "Copied"; };
-        if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, done); }
-        else { done(); }
+        var done = function () { b.classList.add("done"); say(b, "Copied"); };
+        var select = function () {
+          var target = b.previousElementSibling;
+          if (target) {
+            var range = document.createRange();
+            range.selectNodeContents(target);
+            var selection = window.getSelection();
+            selection.removeAllRanges();
+            selection.addRange(range);
+          }
+          say(b, "Selected: press Ctrl+C (⌘C) to copy");
+        };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(text).then(done, select);
+        } else {
+          select();
+        }
       });
     });
     var width = function (el) {

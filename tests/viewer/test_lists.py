@@ -38,8 +38,10 @@ def error_text(body: str) -> str:
     return html.unescape(found.group(1))
 
 
-def yes_no(value: bool) -> str:
-    return "yes" if value else "no"
+def mark(value: bool | None) -> str:
+    """A flag's cell as its text reads: a mark (hidden from screen readers) and the word
+    a screen reader says; null (no headers stored) as "not fetched"."""
+    return "not fetched" if value is None else ("✓yes" if value else "—no")
 
 
 def test_the_headers_view_shows_each_flag(viewer: Served, capped_archive: Path) -> None:
@@ -50,7 +52,7 @@ def test_the_headers_view_shows_each_flag(viewer: Served, capped_archive: Path) 
     expected = q.check_headers(capped_archive, limit=50)["items"]
     assert [r["URL"] for r in rows] == [e["url"] for e in expected]
     assert [[r["CSP"], r["X-Frame-Options"], r["X-Content-Type-Options"], r["HSTS"]]
-            for r in rows] == [[yes_no(e[k]) for k in ("hasCSP", "hasXFrameOptions",
+            for r in rows] == [[mark(e[k]) for k in ("hasCSP", "hasXFrameOptions",
                                                          "hasXContentTypeOptions", "hasHSTS")]
                                for e in expected]
 
