@@ -229,9 +229,9 @@ class Viewer:
             if key in URL_COLUMNS:
                 return Markup('<span class="uc"><a class="u" href="{}" title="{}">{}</a>'
                               '<button type="button" class="copy icon" data-copy="{}" '
-                              'aria-label="{}" title="{}"></button></span>').format(self.link("page", archive, url=value),
-                                                  value, value, value, t("copy-url"),
-                                                  t("copy-url"))
+                              'aria-label="{}" title="{}"></button></span>').format(
+                    self.link("page", archive, url=value), value, value, value,
+                    t("copy-url"), t("copy-url"))
             return Markup('<a href="{}">{}</a>').format(
                 self.link("page", archive, url=value), value)
         return escape(str(value))
