@@ -388,6 +388,8 @@ QUERIES += (
         "list_dedupe_cap_events", "dedupe-cap-events", list_dedupe_cap_events,
         "Clusters the crawl's soft cap stopped, newest first, with the URLs each refused.",
         (
+            Param("event", "int", "Only the cap event with this id (a refused URL's "
+                  "page-detail names it).", minimum=1, example=1),
             Param("sort_by", "choice", "Sort by this item key instead of newest first.",
                   choices=tuple(EVENT_SORTS), example="rejectedCount"),
             _SORT_ORDER,

@@ -73,7 +73,8 @@ def get_page_detail(
     message, createdAt}``, kinds as ``errorKindBreakdown``'s (``deadline``,
     ``body-too-large``, ``robots-unreachable``…).
     ``isDedupeCapped`` is true for a URL the soft cap refused, and ``dedupeCapShapeKey``
-    then names the URL pattern of the cap it was refused under.
+    then names the URL pattern of the cap it was refused under, ``dedupeCapEventId``
+    that cap event's id (``list_dedupe_cap_events --event``).
 
     Upstream: ``get-page-detail.ts``; one inbound row per referring page as seed 001 §6
     says, and bounded lists (upstream returns them whole, which on a 300k-page site means
@@ -92,8 +93,10 @@ def get_page_detail(
         result["isDedupeCapped"] = (row["skipReason"] if "skipReason" in keys else None) == (
             "dedupe-cap"
         )
-        result["dedupeCapShapeKey"] = (_credited_shape(a, url, row["meta_extras"])
-                                       if result["isDedupeCapped"] else None)
+        event_id, event_shape = (_credited_event(a, url, row["meta_extras"])
+                                 if result["isDedupeCapped"] else (None, None))
+        result["dedupeCapShapeKey"] = event_shape
+        result["dedupeCapEventId"] = event_id
         result["metaExtras"] = json_object(row["meta_extras"])
         result["responseHeaders"] = json_object(row["responseHeaders"])
         page_id = row["id"]
@@ -139,40 +142,41 @@ def _problems(a: Archive, page_id: int, url: str) -> list[dict[str, Any]]:
             for at, phase, message in found[:PROBLEMS_LIMIT]]
 
 
-def _credited_shape(a: Archive, url: str, extras: Any = None) -> str | None:
-    """The shape key of the cap event a refused URL is credited to: the event the crawler
+def _credited_event(a: Archive, url: str, extras: Any = None
+                    ) -> tuple[int | None, str | None]:
+    """The id and shape key of the cap event a refused URL is credited to: the event the crawler
     recorded on the skipped row (``meta_extras.capEvent``), else — archives of older
     versions — the lowest id whose cluster has the URL's shape, or for a URL refused as a
     *variant* of a capped shape (same host and path, other query keys), the lowest event
     with a shape on that path."""
     if not a.has_table("dedupe_cap_events"):
-        return None
+        return None, None
     recorded = json_object(extras).get("capEvent") if extras is not None else None
     if isinstance(recorded, int) and not isinstance(recorded, bool):
         found = a.execute("SELECT shape_key FROM dedupe_cap_events WHERE id = ?",
                           (recorded,)).fetchone()
         if found is not None:
-            return str(found[0])
+            return recorded, str(found[0])
     shape = shape_key(url)
-    row = a.execute("SELECT shape_key FROM dedupe_cap_events WHERE shape_key = ? "
+    row = a.execute("SELECT id, shape_key FROM dedupe_cap_events WHERE shape_key = ? "
                     "ORDER BY id LIMIT 1", (shape,)).fetchone()
     if row is None and a.has_table("page_signatures") and (
             "signature" in a.columns("dedupe_cap_events")):
         row = a.execute(
-            "SELECT e.shape_key FROM dedupe_cap_events e WHERE EXISTS (SELECT 1 FROM "
+            "SELECT e.id, e.shape_key FROM dedupe_cap_events e WHERE EXISTS (SELECT 1 FROM "
             "page_signatures ps WHERE ps.shape_key = ? AND (ps.signature = e.signature OR "
             "ps.shape_signature = e.signature)) ORDER BY e.id LIMIT 1", (shape,)).fetchone()
     if row is not None:
-        return str(row[0])
+        return int(row[0]), str(row[1])
     if "signals" not in a.columns("dedupe_cap_events"):
-        return None
+        return None, None
     path = split_shape(shape)[0]
-    for event_shape, signals in a.execute(
-            "SELECT shape_key, signals FROM dedupe_cap_events ORDER BY id").fetchall():
+    for event_id, event_shape, signals in a.execute(
+            "SELECT id, shape_key, signals FROM dedupe_cap_events ORDER BY id").fetchall():
         shapes = json_object(signals).get("shapes") or [event_shape]
         if any(isinstance(s, str) and split_shape(s)[0] == path for s in shapes):
-            return str(event_shape)
-    return None
+            return int(event_id), str(event_shape)
+    return None, None
 
 
 def _jsonld(a: Archive, page_id: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from ..archive import Archive, opened
 from ..clusters import members_of
 from ..format import strict_page
 from ..keys import view_of
-from ..paging import check_choice, check_paging, envelope
+from ..paging import check_choice, check_int, check_paging, envelope
 from ._common import json_object
 
 _COLUMNS = ("id", "shape_key", "sample_url", "body_hash", "effective_threshold",
@@ -151,9 +151,9 @@ SORT_COLUMNS = {"detectedAt": "e.detected_at", "observedCount": "e.observed_coun
 """Item key → column an event list can be sorted by (ties newest first)."""
 
 
-def list_dedupe_cap_events(archive: Archive | str, *, sort_by: str | None = None,
-                           sort_order: str = "asc", limit: int = 100, offset: int = 0
-                           ) -> dict[str, Any]:
+def list_dedupe_cap_events(archive: Archive | str, *, event: int | None = None,
+                           sort_by: str | None = None, sort_order: str = "asc",
+                           limit: int = 100, offset: int = 0) -> dict[str, Any]:
     """Which clusters did the crawl's soft cap stop, and how many URLs did each refuse?
 
     One item per cap, newest first: ``shapeKey`` (the URL shape that was gated, e.g.
@@ -167,6 +167,8 @@ def list_dedupe_cap_events(archive: Archive | str, *, sort_by: str | None = None
     ``sampleUrlArchived`` whether the sample page was stored. An archive without the
     table (upstream's, or written without the cap) answers an empty list.
 
+    ``event``: only the event with this id (what a refused URL's page detail names as
+    ``dedupeCapEventId``, and ``list_pages``'s ``cap_event`` takes).
     ``sort_by`` (None: newest first) sorts by ``detectedAt``, ``observedCount``,
     ``rejectedCount``, ``effectiveThreshold`` or ``shapeKey``, ``sort_order`` asc|desc,
     ties newest first (an unknown rejected count, null, sorts lowest).
@@ -182,10 +184,12 @@ def list_dedupe_cap_events(archive: Archive | str, *, sort_by: str | None = None
     with opened(archive) as a:
         if not a.has_table("dedupe_cap_events"):
             return envelope([], 0, limit, offset)
-        total = a.count("SELECT count(*) FROM dedupe_cap_events")
+        where, args = ("WHERE e.id = ? ", [check_int("event", event)]) \
+            if event is not None else ("", [])
+        total = a.count(f"SELECT count(*) FROM dedupe_cap_events e {where}", args)
         rows = a.execute(
             f"SELECT {a.select_list('dedupe_cap_events', 'e', _COLUMNS)} FROM "
-            f"dedupe_cap_events e ORDER BY {order}e.detected_at DESC, e.id DESC LIMIT ? OFFSET ?",
-            (limit, offset)).fetchall()
+            f"dedupe_cap_events e {where}ORDER BY {order}e.detected_at DESC, e.id DESC "
+            "LIMIT ? OFFSET ?", (*args, limit, offset)).fetchall()
         items = list(_items(a, [dict(zip(_COLUMNS, r, strict=True)) for r in rows]).values())
     return envelope(items, total, limit, offset)
