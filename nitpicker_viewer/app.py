@@ -109,8 +109,8 @@ SHORT_COLUMNS = frozenset({"status", "isExternal", "contentType", "noindex", "wi
 VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     # view → (query, columns shown)
     "pages": ("list_pages", COLUMN_SETS["pages"]["overview"]),
-    "links": ("list_links", ("sourceUrl", "destUrl", "status", "isExternal", "textContent",
-                             "referrerCount", "linkCount", "url", "title")),
+    "links": ("list_links", ("sourceUrl", "destUrl", "status", "redirectChain", "isExternal",
+                             "textContent", "referrerCount", "linkCount", "url", "title")),
     "resources": ("list_resources", ("url", "status", "contentType", "isExternal",
                                      "referrerCount")),
     "resource-referrers": ("get_resource_referrers", ("url", "title", "status")),
@@ -191,6 +191,7 @@ class Viewer:
                                 short_columns=SHORT_COLUMNS, column_sets=COLUMN_SETS)
         self.env.filters["cell"] = self.cell
         self.env.filters["diff"] = diff
+        self.env.filters["chain"] = self.chain
         self.env.filters["shquote"] = shlex.quote
         self.env.filters["time"] = local_time
         self.env.filters["signals"] = signal_list
@@ -235,6 +236,17 @@ class Viewer:
             return Markup('<a href="{}">{}</a>').format(
                 self.link("page", archive, url=value), value)
         return escape(str(value))
+
+    def chain(self, hops: Any, archive: str | None = None) -> Markup:
+        """A link's redirect chain, hop by hop with each status: ``301 /a → 302 /b →
+        404 /c`` (the URL the anchor names first, where it ends last)."""
+        if not isinstance(hops, list):
+            return Markup("")
+        return Markup(' <span aria-hidden="true">→</span> ').join(
+            Markup('<span class="hop"><span class="status">{}</span> {}</span>').format(
+                hop.get("status") if hop.get("status") is not None else "—",
+                self.cell(hop.get("url"), archive))
+            for hop in hops[:20] if isinstance(hop, dict))
 
     # -- responses
 

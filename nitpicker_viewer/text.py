@@ -42,6 +42,8 @@ STRINGS: dict[str, str] = {
     "members": "All member pages",
     "representative": "Representative page",
     "refused": "Refused URLs",
+    "refused-urls": "{n} refused URL{s}",
+    "runs": "{n} run{s}",
     "cluster": "Cluster",
     "error": "Error",
     "live": "Crawl in progress or interrupted (crawler PID {pid})",
@@ -56,6 +58,15 @@ STRINGS: dict[str, str] = {
     "metadata": "Metadata fulfilment",
     "crawl": "Crawl",
     "copy-url": "Copy URL",
+    "outboundLinks": "Outbound links",
+    "inboundLinks": "Inbound links",
+    "redirectFrom": "Redirected here from",
+    "response-headers": "Response headers",
+    "no-headers": "None stored: the URL was not fetched.",
+    "refused-by": "Refused by the soft cap:",
+    "cap-event-n": "cap event {id}",
+    "one-event": "Cap event {id} only.",
+    "all-events": "Every cap event",
     "press-copy": "Selected: press Ctrl+C (⌘C) to copy",
     "yes": "yes",
     "no": "no",
@@ -90,6 +101,8 @@ LABELS: dict[str, str] = {
     "brokenAs": "Broken means", "pageSize": "Rows per page", "by": "Grouped by",
     "finalUrl": "Redirects to", "detectedAt": "Detected", "observedCount": "Observed",
     "rejectedCount": "Refused", "effectiveThreshold": "Threshold", "sampleUrl": "Sample",
+    "redirectChain": "Redirects", "firstCrawledAt": "First crawled",
+    "lastCrawledAt": "Last crawled", "problems": "Problems",
     "finalStatus": "Final status", "redirectStatus": "Redirect",
 }
 
@@ -123,5 +136,10 @@ def label(name: str) -> str:
 
 
 def t(key: str, **values: object) -> str:
-    """The string for ``key`` with ``{name}`` placeholders filled."""
+    """The string for ``key`` with ``{name}`` placeholders filled; ``{s}`` is the plural
+    ending of the number ``n`` (``1 run``, ``2 runs``)."""
+    if "n" in values:
+        n = values["n"]
+        values = {"s": "" if n == 1 else "s", **values,
+                  "n": f"{n:,}" if isinstance(n, int) else n}
     return STRINGS.get(key, key).format(**values)

@@ -1,0 +1,96 @@
+"""A page's detail as a person reads it: headings in words, times in local time, the cap
+event that refused a URL one click away, "not fetched" where nothing was fetched; and in
+the Links view a redirect's chain hop by hop."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from urllib.parse import urlencode
+
+import nitpicker_query as q
+from nitpicker_crawl.archive import ArchiveWriter
+from nitpicker_query.terminal import local_time
+from tests.viewer.conftest import Served, serve
+from tests.viewer.tables import table
+from tests.viewer.test_api import get
+
+
+def text(fragment: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
+def definitions(body: str) -> dict[str, str]:
+    """The first ``<dl class="meta">`` as ``{term: text}``."""
+    found = re.search(r'<dl class="meta">(.*?)</dl>', body, re.S)
+    assert found is not None
+    return {text(dt): text(dd) for dt, dd in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>",
+                                                        found.group(1), re.S)}
+
+
+def test_detail_headings_times_and_refusing_event(viewer: Served, capped_archive: Path) -> None:
+    home = q.get_summary(capped_archive)["baseUrl"]
+    detail = q.get_page_detail(capped_archive, url=home)
+    assert detail is not None
+    _, body, _ = get(viewer, "/page?" + urlencode({"url": home}))
+    headings = [text(h) for h in re.findall(r"<h2>(.*?)</h2>", body, re.S)]
+    assert f"Outbound links ({detail['outboundLinksTotal']:,})" in headings
+    assert f"Inbound links ({detail['inboundLinksTotal']:,})" in headings
+    assert f"Redirected here from ({detail['redirectFromTotal']:,})" in headings
+    assert not [h for h in headings if re.search(r"[a-z][A-Z]", h)]  # no camelCase left
+    terms = definitions(body)
+    assert terms["First crawled"] == local_time(detail["firstCrawledAt"])
+    assert terms["Last crawled"] == local_time(detail["lastCrawledAt"])
+    assert terms["Status"] == "200" and terms["Internal / external"] == "internal"
+    assert terms["noindex"] == "—no"  # a flag: a mark, read as yes or no
+    assert "firstCrawledAt" not in terms and str(detail["firstCrawledAt"]) not in body
+    # a URL the soft cap refused: its event, one click away, and no headers to judge
+    refused = q.list_pages(capped_archive, skip_reason="dedupe-cap", limit=1)["items"][0]
+    detail = q.get_page_detail(capped_archive, url=refused["url"])
+    assert detail is not None and detail["dedupeCapEventId"] is not None
+    _, body, _ = get(viewer, "/page?" + urlencode({"url": refused["url"]}))
+    link = re.search(r'<p class="refused-by">Refused by the soft cap: <a class="cap-event" '
+                     r'href="([^"]+)">cap event (\d+)</a> <code>([^<]+)</code>', body)
+    assert link is not None
+    assert int(link.group(2)) == detail["dedupeCapEventId"]
+    assert html.unescape(link.group(3)) == detail["dedupeCapShapeKey"]
+    assert "None stored: the URL was not fetched." in body
+    _, events, _ = get(viewer, html.unescape(link.group(1)))
+    rows = table(events)
+    assert [r["URL shape"] for r in rows] == [detail["dedupeCapShapeKey"]]
+    event = q.list_dedupe_cap_events(capped_archive, event=detail["dedupeCapEventId"])
+    assert event["total"] == 1
+    n = event["items"][0]["rejectedCount"]
+    assert rows[0]["Refused"] == f"{n:,} refused URL{'' if n == 1 else 's'}"
+
+
+def test_duplicate_clusters_link_their_own_event(viewer: Served, capped_archive: Path) -> None:
+    clusters = q.get_duplicate_clusters(capped_archive, min_count=5)["items"]
+    capped = [c for c in clusters if c["capEvent"]]
+    assert capped
+    _, body, _ = get(viewer, "/duplicate-clusters?minCount=5")
+    hrefs = re.findall(r'<a class="cap-event" href="([^"]+)">capped at', body)
+    assert [html.unescape(h) for h in hrefs] == [
+        f"/dedupe-cap-events?event={c['capEvent']['id']}" for c in capped]
+
+
+def test_links_show_a_redirects_chain(tmp_path: Path) -> None:
+    base = "http://r.test/"
+    w = ArchiveWriter.create(tmp_path / "r.nitpicker", roots=[base])
+    page = {"scraped": 1, "isTarget": 1, "isExternal": 0, "contentType": "text/html",
+            "isSkipped": 0}
+    home = w.save_page(base, page, status=200, title="Home")
+    gone = w.save_page(base + "gone", page, status=404, title="Gone")
+    w.replace_anchors(home, [(base + "old", None, "old link"), (base + "gone", None, "direct")])
+    w.record_redirect([(base + "old", 301), (base + "older", 302)], gone)
+    archive = w.close()
+    for served in serve(archive, []):
+        expected = q.list_links(archive, type="broken")["items"]
+        assert [i.get("redirectChain") is not None for i in expected] == [True, False]
+        _, body, _ = get(served, "/links?type=broken")
+        rows = table(body)
+        assert [r["Link target"] for r in rows] == [base + "gone"] * 2
+        chain = " → ".join(f"{h['status']} {h['url']}" for h in expected[0]["redirectChain"])
+        assert chain.startswith(f"301 {base}old → ") and chain.endswith(f"404 {base}gone")
+        assert [" ".join(r["Redirects"].split()) for r in rows] == [chain, ""]
