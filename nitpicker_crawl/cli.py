@@ -24,6 +24,7 @@ from nitpicker_query import NitpickerError, __version__, locks
 from nitpicker_query.exceptions import ArchiveBusy
 from nitpicker_query.queries._common import json_list
 from nitpicker_query.terminal import CliParser, escape, fit
+from nitpicker_query.totals import crawl_totals, plural
 
 from .archive import ArchiveWriter
 from .crawler import Crawler
@@ -267,10 +268,6 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
-
-
 def _resume_command(path: Path) -> str:
     return f"{PROG} --resume {shlex.quote(os.path.relpath(path))}"
 
@@ -429,12 +426,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.resume:
         resumed = crawler.seed_from_archive()
         if not args.silent:
-            said = [_count(resumed.done, "URL") + " done (" + _count(resumed.pages,
-                                                                     "HTML page") + ")",
+            said = [plural(resumed.done, "URL") + " recorded (" + plural(
+                resumed.pages, "HTML page") + ")",
                     f"{resumed.queued} still queued",
-                    _count(resumed.retried, "failed URL") + " to try again"]
+                    plural(resumed.retried, "failed URL") + " to try again"]
             if resumed.events:
-                said.append(_count(resumed.events, "cap event") + " restored")
+                said.append(plural(resumed.events, "cap event") + " restored")
             restored = _restored(options, given)
             print(f"{PROG}: resuming {os.path.relpath(args.resume)}: {', '.join(said)}; "
                   f"with its options{': ' + restored if restored else ' (all defaults)'}"
@@ -470,11 +467,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"no page of the site could be fetched{first}; no archive written")
     writer.end_run(outcome.stop_reason, urls_done=outcome.urls_done,
                    pages_saved=outcome.pages_saved)
+    totals = crawl_totals(writer.conn)  # in summary's words: the two always agree
     output = writer.close()
     elapsed = time.monotonic() - started
     again = _resume_command(output)
-    summary = (f"{outcome.urls_done} URLs ({outcome.pages_saved} HTML pages) in "
-               f"{elapsed:.1f} s → {os.path.relpath(output)}")
+    summary = (f"{plural(totals['urls'], 'URL')} ({plural(totals['htmlPages'], 'HTML page')}) "
+               f"in {elapsed:.1f} s → {os.path.relpath(output)}")
     if outcome.stop_reason == "interrupted":
         signum = outcome.signal or signal.SIGINT
         left = (f"; {outcome.abandoned} page(s) still loading after --stop-grace "

@@ -27,6 +27,7 @@ from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.keys import is_eligible, page_keys, shape_key
 from nitpicker_query.signals import declared_target, page_signals
 from nitpicker_query.terminal import fit
+from nitpicker_query.totals import crawl_totals
 from page_cluster.nesting import parse_html
 
 from . import extraction, technologies
@@ -94,8 +95,8 @@ class CrawlOutcome:
 class Resumed:
     """What a resumed crawl starts from (said on its first line)."""
 
-    done: int       # URLs already in the archive, fetched or skipped
-    pages: int      # internal HTML pages among them
+    done: int       # URLs the archive records (nitpicker_query.totals: urls)
+    pages: int      # the site's HTML pages among them (htmlPages)
     queued: int     # URLs found but not fetched yet, queued again
     retried: int    # URLs whose fetch failed, queued to try again
     events: int     # soft-cap events restored (their shapes stay capped)
@@ -194,11 +195,9 @@ class Crawler:
                 events += 1
         self.counters.internal_found = self.frontier.found_internal
         self.counters.external_found = self.frontier.found_external
-        self.counters.pages_saved = self.writer.conn.execute(
-            "SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0 "
-            "AND contentType = 'text/html' AND redirectDestId IS NULL").fetchone()[0]
-        return Resumed(self.counters.internal_done + self.counters.external_done,
-                       self.counters.pages_saved, queued - retried, retried, events)
+        totals = crawl_totals(self.writer.conn)  # the words and numbers summary uses
+        self.counters.pages_saved = totals["htmlPages"]
+        return Resumed(totals["urls"], totals["htmlPages"], queued - retried, retried, events)
 
     def _robots_note(self, robots_url: str, message: str) -> None:
         """A robots.txt problem: one line on the terminal, one ``crawl_errors`` row."""

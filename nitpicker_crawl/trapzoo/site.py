@@ -24,8 +24,10 @@ plumbing                   redirects, 404, 500, JS-only link, robots,   small
 =========================  ==========================================  =============
 
 With ``unbounded=True`` (``python -m nitpicker_crawl.trapzoo --unbounded``) the home page
-also links five families built on failure classes seen on real sites, each infinite and
-the first three branching (every page links two or three new trap URLs):
+also links twelve more infinite families built on failure classes seen on real sites:
+the five of this table (the first three branching: every page links two or three new
+trap URLs) and the seven content families (a pager past its end, share variants, a
+repository browser: see ``TRAP_FAMILIES``):
 
 =========================  ==========================================  =============
 family                     URLs                                        size

@@ -10,6 +10,7 @@ from ..archive import Archive, opened
 from ..content_types import classify_content_type
 from ..error_kinds import classify_error_kind
 from ..format import NOT_SKIPPED, STOP_REASONS, loose_page, strict_page
+from ..totals import crawl_totals
 from ._common import json_list
 
 _META_FIELDS = (
@@ -76,7 +77,10 @@ def _status(value: Any) -> int | None:
 def get_summary(archive: Archive | str) -> dict[str, Any]:
     """How big is the crawl and how healthy is it? One object for the whole archive.
 
-    Page counts use the loose page predicate without skipped URLs, grouped into
+    ``totals`` counts URLs in the words the crawl's last line uses (``urls``, ``htmlPages``,
+    ``externalUrls``, ``redirectingUrls``, ``refusedUrls``, ``skippedUrls``,
+    ``failedUrls``: :mod:`nitpicker_query.totals`), so the two always agree. The page
+    counts below use the loose page predicate without skipped URLs, grouped into
     internal (``isExternal = 0``), external (``= 1``) and all. ``statusDistribution``
     lists each status with its count, numeric ascending, null last; the ``-1`` entry has
     ``errorKindBreakdown`` (dns, tls, timeout, … from the stored failure messages).
@@ -132,6 +136,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
             for i, (key, _) in enumerate(_META_FIELDS)
         }
         crawl = _crawl_state(a)
+        totals = crawl_totals(a)
         problems = _page_problems(a)
         content_rows = a.execute(
             "SELECT contentType, isExternal, count(*) AS n FROM pages "
@@ -149,6 +154,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     return {
         "baseUrl": info.get("baseUrl"),
         "roots": roots,
+        "totals": totals,
         "totalPages": total,
         "internalPages": internal,
         "externalPages": external,

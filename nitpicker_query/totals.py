@@ -1,0 +1,57 @@
+"""How big a crawl is, in one vocabulary for every place that says it.
+
+The crawl's last line, the first line of ``nitpicker-crawl --resume``, ``summary`` (CLI and
+MCP: its ``totals``) and the viewer's Summary all count with :func:`crawl_totals`, so one
+crawl's numbers agree wherever a person reads them:
+
+==================  ===============================================================
+``urls``            every URL the archive records: fetched, redirecting, skipped,
+                    refused by the soft cap, failed; the site's and external ones
+``htmlPages``       the site's HTML pages that answered 2xx and were stored with
+                    their content (rendered, or parsed with ``--no-render``)
+``externalUrls``    URLs outside the crawl's scope (links checked, not crawled)
+``redirectingUrls`` URLs that answered with a redirect (their target is another URL)
+``refusedUrls``     URLs the soft cap refused (``--dedupe-cap``): recorded, not fetched
+``skippedUrls``     other URLs recorded and not fetched: robots.txt, excludes, …
+``failedUrls``      URLs whose fetch failed (status -1: a timeout, a reset, DNS)
+==================  ===============================================================
+
+Worked example (TrapZoo, capped): 264 URLs = 210 HTML pages + 3 error pages and a PDF
+of the site + 3 external + 4 redirecting + 42 refused + 1 skipped (robots.txt).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from .format import NOT_SKIPPED, strict_page
+
+TOTALS = ("urls", "htmlPages", "externalUrls", "redirectingUrls", "refusedUrls",
+          "skippedUrls", "failedUrls")
+"""The keys of :func:`crawl_totals`, in the order they are shown."""
+
+
+class _Executes(Protocol):
+    def execute(self, sql: str, /) -> Any: ...
+
+
+def crawl_totals(conn: _Executes) -> dict[str, int]:
+    """The counts of the module's table over the ``pages`` table of ``conn`` (one
+    read; the crawler's writing connection or an opened archive)."""
+    skipped = "isSkipped = 1"
+    row: Any = conn.execute(
+        "SELECT count(*), "
+        f"sum(CASE WHEN {strict_page('pages')} AND {NOT_SKIPPED} "
+        "AND status BETWEEN 200 AND 299 THEN 1 ELSE 0 END), "
+        "sum(CASE WHEN isExternal = 1 THEN 1 ELSE 0 END), "
+        "sum(CASE WHEN redirectDestId IS NOT NULL THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {skipped} AND skipReason = 'dedupe-cap' THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {skipped} AND skipReason IS NOT 'dedupe-cap' THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN status = -1 AND {NOT_SKIPPED} THEN 1 ELSE 0 END) "
+        "FROM pages").fetchone()
+    return {key: int(value or 0) for key, value in zip(TOTALS, row, strict=True)}
+
+
+def plural(n: int, word: str) -> str:
+    """``1 URL``, ``2 URLs``, ``1 HTML page``: the totals as a sentence says them."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
