@@ -38,6 +38,7 @@ from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
 from .queries.list_links import BROKEN_AS, LINK_TYPES, list_links
 from .queries.list_links import SORT_KEYS as LINK_SORTS
+from .queries.list_pages import META_FIELDS as PAGE_META
 from .queries.list_pages import SKIPPED as PAGE_SKIPPED
 from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
 from .queries.list_pages import list_pages
@@ -180,6 +181,9 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("missing_title", "flag", "Only pages without a title.", default=False),
             Param("missing_description", "flag", "Only pages without a meta description.",
                   default=False),
+            Param("missing", "choice", "Only pages without this meta field (the fields of "
+                  "the summary's metadataFulfillment).", choices=tuple(PAGE_META),
+                  example="ogImage"),
             Param("noindex", "flag", "Only pages whose robots meta says noindex.",
                   default=False),
             _URL_PATTERN,

@@ -13,6 +13,10 @@ from ._common import as_bool, like_literal
 from .check_headers import HEADERS, flag, has_header
 
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
+META_FIELDS = {"title": "title", "description": "description", "keywords": "keywords",
+               "ogTitle": "og_title", "ogDescription": "og_description",
+               "ogImage": "og_image"}
+"""Meta fields ``missing`` takes (item key → column): those of ``metadataFulfillment``."""
 SKIPPED = ("exclude", "include", "only")
 """What ``list_pages`` does with URLs the crawl skipped (robots.txt, excludes, the soft
 cap, nofollow): left out by default, as upstream's list counts fetched pages only, so
@@ -68,6 +72,7 @@ def list_pages(
     is_external: bool | None = None,
     missing_title: bool = False,
     missing_description: bool = False,
+    missing: str | None = None,
     noindex: bool = False,
     url_pattern: str | None = None,
     directory: str | None = None,
@@ -94,6 +99,9 @@ def list_pages(
         status / status_min / status_max: HTTP status equal / at least / at most.
         is_external: True only external, False only internal, None both.
         missing_title / missing_description: title/description NULL or empty.
+        missing: only pages without this meta field (NULL or empty), one of the fields
+            ``get_summary``'s ``metadataFulfillment`` measures (``keywords``, ``ogImage``…):
+            the pages behind a share below 100 %.
         noindex: only pages whose robots meta says noindex.
         url_pattern: SQL LIKE pattern on the URL, used as given (``%/news/%``).
         directory: a substring of the URL; a trailing ``/`` is added (``/news`` → ``/news/``).
@@ -164,6 +172,9 @@ def list_pages(
         where.append("(p.title IS NULL OR p.title = '')")
     if missing_description:
         where.append("(p.description IS NULL OR p.description = '')")
+    if missing is not None:
+        check_choice("missing", missing, META_FIELDS)
+        where.append(f"(p.{META_FIELDS[missing]} IS NULL OR p.{META_FIELDS[missing]} = '')")
     if noindex:
         where.append("p.robots_noindex = 1")
     if url_pattern is not None:
