@@ -127,6 +127,12 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismatches",
        "headers", "duplicate-clusters", "dedupe-cap-events", "template-clusters")
+MISMATCH_HEADINGS = {
+    # find_mismatches type → what its actual and expected values are
+    "canonical": {"actual": "Page URL", "expected": "Canonical"},
+    "og:title": {"actual": "og:title", "expected": "Title"},
+    "og:description": {"actual": "og:description", "expected": "Description"},
+}
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc")}
@@ -151,6 +157,31 @@ def diff(value: Any, other: Any) -> Markup:
     middle = a[start:len(a) - end]
     return Markup("{}<mark>{}</mark>{}").format(a[:start], middle, a[len(a) - end:]) \
         if middle else escape(a)
+
+
+def prefix_note(actual: Any, expected: Any, names: Mapping[str, str]) -> str:
+    """When one value is the start of the other (an og:title that is the title without
+    its " | Site" suffix): the usual, harmless kind of mismatch, said in words."""
+    a, b = str(actual or "").strip(), str(expected or "").strip()
+    if not a or not b or a == b:
+        return ""
+    if b.startswith(a):
+        return t("prefix-of", a=names.get("actual", "actual"),
+                 b=names.get("expected", "expected").lower())
+    if a.startswith(b):
+        return t("prefix-of", a=names.get("expected", "expected"),
+                 b=names.get("actual", "actual").lower())
+    return ""
+
+
+def template_path(cluster: Any) -> str:
+    """A template cluster named as a person reads it: the URL path of its pages
+    (``/search``), from the first of its blocks (the key itself is JSON)."""
+    try:
+        blocking = cluster["reasons"]["blocking"]
+        return "/" + str(blocking[0]["reason"]["pathKey"]).lstrip("/")
+    except (KeyError, IndexError, TypeError):
+        return ""
 
 
 def signal_list(signals: Any) -> str:
@@ -191,6 +222,8 @@ class Viewer:
                                 short_columns=SHORT_COLUMNS, column_sets=COLUMN_SETS)
         self.env.filters["cell"] = self.cell
         self.env.filters["diff"] = diff
+        self.env.globals["prefix_note"] = prefix_note
+        self.env.globals["template_path"] = template_path
         self.env.filters["chain"] = self.chain
         self.env.filters["shquote"] = shlex.quote
         self.env.filters["time"] = local_time
@@ -268,6 +301,14 @@ class Viewer:
             return t("live", pid=pid) if pid else t("stub")
         return None
 
+    @staticmethod
+    def cards(archive: q.Archive) -> dict[str, int]:
+        """The Summary's cards beyond the summary query's: what an audit looks at first,
+        each a total of the list it links to."""
+        return {"broken": q.list_links(archive, type="broken", limit=1)["total"],
+                "skipped": q.list_pages(archive, skipped="only", limit=1)["total"],
+                "capEvents": q.list_dedupe_cap_events(archive, limit=1)["total"]}
+
     def run(self, request: Request, view: str, values: Mapping[str, str]
             ) -> tuple[q.Archive, str | None, Any]:
         name = request.query_params.get("a") or self.archives.default()
@@ -299,7 +340,8 @@ class Viewer:
         context: dict[str, Any] = {"archive": name, "view": view, "result": result,
                                    "badge": self.badge(archive)}
         if view == "summary":
-            return self.page(request, "summary.html", **context)
+            cards = await _threaded(self.cards, archive)
+            return self.page(request, "summary.html", cards=cards, **context)
         spec = SPECS[VIEWS[view][0]]
         page, size = params.paging(request.query_params)
         sort_choices, sort_key, sort_order = _sort_state(view, spec, values)
@@ -309,6 +351,8 @@ class Viewer:
         context.update(spec=spec, values=values, page=page, size=size, csv_link=csv_link,
                        columns=_columns(_column_set(view, values), result),
                        sizes=params.PAGE_SIZES,
+                       headings=MISMATCH_HEADINGS.get(values.get("type", ""), {})
+                       if view == "mismatches" else {},
                        sort_choices=sort_choices, sort_key=sort_key, sort_order=sort_order,
                        desc_first=DESC_FIRST)
         template = {"duplicate-clusters": "clusters.html", "dedupe-cap-events": "events.html",
@@ -364,8 +408,25 @@ class Viewer:
     async def home(self, request: Request) -> Response:
         if self.archives.single is not None and not request.query_params.get("list"):
             return await self.html_view(request)
+        names = await _threaded(self.archives.listing)
+        entries = [await _threaded(self.describe, name) for name in names]
         return self.page(request, "home.html", archive=None, view="home", badge=None,
-                         names=self.archives.listing())
+                         entries=entries)
+
+    def describe(self, name: str) -> dict[str, Any]:
+        """One archive of the home page: its site, pages and when it was crawled (as
+        MCP's ``list_archives`` lists them), or the one line of why it does not open."""
+        entry: dict[str, Any] = {"name": name, "site": None, "pages": None, "crawled": None,
+                                 "error": None}
+        try:
+            summary = q.get_summary(self.archives.open(name))
+        except (NitpickerError, ValueError, OSError) as exc:
+            entry["error"] = mask(str(exc))
+            return entry
+        crawl = summary.get("crawl") or {}
+        entry.update(site=summary.get("baseUrl"), pages=summary.get("totalPages"),
+                     crawled=crawl.get("endedAt") or crawl.get("startedAt"))
+        return entry
 
     async def api(self, request: Request) -> Response:
         query = request.path_params["query"]

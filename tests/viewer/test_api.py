@@ -11,8 +11,10 @@ from typing import Any
 
 import nitpicker_query as q
 from nitpicker_query.catalog import QUERIES
+from nitpicker_query.terminal import local_time
 from nitpicker_query.values import jsonable
 from tests.viewer.conftest import Served, serve
+from tests.viewer.tables import table
 
 
 def get(served: Served, path: str, *, host: str | None = None) -> tuple[int, str, dict[str, str]]:
@@ -157,10 +159,19 @@ def test_roots_list_their_archives(capped_archive: Path, tmp_path: Path) -> None
     outside = tmp_path.parent / f"{tmp_path.name}-outside.nitpicker"
     outside.write_bytes(b"x")
     (tmp_path / "link.nitpicker").symlink_to(outside)
+    (tmp_path / "broken.nitpicker").write_bytes(b"not a tar")
     for served in serve(None, [tmp_path]):
         status, body, _ = get(served, "/")
         assert status == 200 and "sub/copy.nitpicker" in body and "notes.txt" not in body
         assert "link.nitpicker" not in body  # a symlink is not listed
+        # each archive with its site, pages and date (as list_archives), or why it fails
+        summary = q.get_summary(copy)
+        rows = {r["Archive"]: r for r in table(body)}
+        assert rows["sub/copy.nitpicker"] == {
+            "Archive": "sub/copy.nitpicker", "Site": summary["baseUrl"],
+            "Pages": f"{summary['totalPages']:,}",
+            "Crawled": local_time(summary["crawl"]["endedAt"])}
+        assert rows["broken.nitpicker"]["Site"] != "" and "/tmp" not in body
         status, body, _ = get(served, "/summary?a=sub/copy.nitpicker")
         assert status == 200 and "Internal HTML pages" in body
         status, _, _ = get(served, "/summary?a=link.nitpicker")  # resolves outside

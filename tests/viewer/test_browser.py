@@ -122,7 +122,9 @@ def test_template_journey(page: Any, viewer: Served, capped_archive: Path) -> No
     assert row.locator("a.capped").count() == 1
     row.locator("a.template").click()
     page.wait_for_url(re.compile(r"/template-cluster\?"))
-    assert trap["key"] in page.locator("h1 code").inner_text()
+    assert page.locator("h1").inner_text() == f"Template /search: {trap['count']} pages"
+    assert page.locator("p.key code").inner_text() == trap["key"]
+    assert page.locator("p.key button.copy").get_attribute("data-copy") == trap["key"]
     shown = page.locator("main table tbody tr td:first-child").all_inner_texts()
     members = q.get_template_cluster(capped_archive, key=trap["key"], limit=1000)
     assert members is not None
