@@ -9,8 +9,8 @@ TOOL = query_tool(
     description="""Everything the crawl knows about one URL: status, response headers, every
     meta field (title, description, canonical, robots, og:*, twitter:*), JSON-LD types,
     detected technologies, outboundLinks (the page's own links, with each target's status
-    as linked — a redirecting link shows its 3xx with redirectsTo and finalStatus, a
-    skipped target its skipReason), inboundLinks (pages linking here, redirects
+    as linked — a redirecting link shows its 3xx with redirectsTo, finalStatus and its
+    redirectChain, a skipped target its skipReason), inboundLinks (pages linking here, redirects
     followed), and redirectFrom (URLs redirecting here). For a URL that redirects,
     redirectChain lists every hop [{url, status}] ending at the final page, and
     redirectsTo names that page. Lists are capped at

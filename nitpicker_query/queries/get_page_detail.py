@@ -58,7 +58,8 @@ def get_page_detail(
     - ``outboundLinks`` / ``outboundLinksTotal``: this page's anchors in document order,
       each with the *literal* target's status — a link to a redirecting URL shows the
       redirect's 3xx (an audit signal) with ``redirectsTo`` and ``finalStatus``, where
-      the chain ends; a link to a URL the crawl skipped has its ``skipReason``;
+      the chain ends, and its ``redirectChain`` hop by hop; a link to a URL the crawl
+      skipped has its ``skipReason``;
     - ``inboundLinks`` / ``inboundLinksTotal``: one entry per page linking here, resolved
       through redirects (a link to ``http://x`` that redirects here counts), ordered by
       referrer URL, with the text of its first such anchor;
@@ -214,6 +215,7 @@ def _outbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
         "ORDER BY an.id LIMIT ?", (page_id, limit))
     total = a.count("SELECT count(*) FROM anchors WHERE pageId = ?", (page_id,))
     links = []
+    chains: dict[str, Any] = {}  # a header and a footer link to one redirect: walked once
     for text, url, status, external, skip, final_url, final_status in rows:
         link: dict[str, Any] = {"url": url, "textContent": text, "status": status,
                                 "isExternal": as_bool(external)}
@@ -222,6 +224,9 @@ def _outbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
         if final_url is not None:
             link["redirectsTo"] = final_url
             link["finalStatus"] = final_status
+            if url not in chains:
+                chains[url] = redirect_chain(a, url)
+            link["redirectChain"] = chains[url]
         links.append(link)
     return {"outboundLinks": links, "outboundLinksTotal": total}
 

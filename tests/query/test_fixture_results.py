@@ -145,7 +145,9 @@ def test_extended_redirect_resolution(extended_archive: Path) -> None:
     a = q.get_page_detail(extended_archive, url=A)
     assert a is not None
     assert {"url": "http://localhost/old-b", "textContent": "old link", "status": 301,
-            "isExternal": False, "redirectsTo": B, "finalStatus": 200} in a["outboundLinks"]
+            "isExternal": False, "redirectsTo": B, "finalStatus": 200, "redirectChain": [
+                {"url": "http://localhost/old-b", "status": 301},
+                {"url": B, "status": 200}]} in a["outboundLinks"]
     old = q.get_page_detail(extended_archive, url="http://localhost/old-b")
     assert old is not None and old["redirectsTo"] == B
     # written without its hops (as upstream writes them): the source, then the end
