@@ -76,13 +76,19 @@ def input_schema(spec: QuerySpec | None, *, archive_required: bool,
 _NULLABLE_INT = {"type": ["integer", "null"]}
 
 
+NULLS_NOTE = ("A field whose value is null is left out of an item, unless the item "
+              "schema requires it: a missing field means null.")
+"""What every list's ``items`` schema says of the nulls the server leaves out
+(:func:`nitpicker_mcp.server.without_nulls`)."""
+
+
 def list_output(item: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """Output schema of a list envelope whose items follow ``item``."""
     return {
         "type": "object",
         "properties": {
             **extra,
-            "items": {"type": "array", "items": item},
+            "items": {"type": "array", "items": item, "description": NULLS_NOTE},
             "total": {"type": "integer", "minimum": 0},
             "limit": {"type": "integer", "minimum": 1},
             "offset": {"type": "integer", "minimum": 0},

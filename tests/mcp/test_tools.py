@@ -97,6 +97,10 @@ async def test_every_tool_answers(root: Path, site: Path, mode: str) -> None:
         assert {k for i in pages["items"] for k, v in i.items() if v is None} <= {
             "url", "status", "title", "isExternal"}
         assert "description" not in pages["items"][0] and "url" in pages["items"][0]
+        # … and the schema an assistant reads says so
+        listed = {t.name: t for t in (await c.list_tools()).tools}
+        items = listed["list_pages"].output_schema["properties"]["items"]
+        assert "a missing field means null" in items["description"]
         res = await call(c, "list_resources", archive=s)
         assert res["items"][0]["referrerCount"] == 2
         refs = await call(c, "get_resource_referrers", archive=s,
