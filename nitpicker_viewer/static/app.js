@@ -53,6 +53,20 @@
         }
       });
     });
+    // A filter left empty stays out of the URL: a shared link says only what was asked.
+    document.querySelectorAll("form.filters").forEach(function (form) {
+      form.addEventListener("submit", function () {
+        form.querySelectorAll("input, select").forEach(function (field) {
+          if (field.name && field.value === "") { field.disabled = true; }
+        });
+      });
+    });
+    // Back to a page whose fields were disabled on leaving it: enable them again.
+    window.addEventListener("pageshow", function () {
+      document.querySelectorAll("form.filters [disabled]").forEach(function (field) {
+        field.disabled = false;
+      });
+    });
     var width = function (el) {
       return Math.max(0, Math.min(100, parseFloat(el.getAttribute("data-share")) || 0)) + "%";
     };
