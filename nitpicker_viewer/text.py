@@ -76,7 +76,7 @@ STRINGS: dict[str, str] = {
     "inboundLinks": "Inbound links",
     "redirectFrom": "Redirected here from",
     "response-headers": "Response headers",
-    "no-headers": "None stored: the URL was not fetched.",
+    "no-headers": "None stored for this URL (not fetched, or a redirect).",
     "refused-by": "Refused by the soft cap:",
     "cap-event-n": "cap event {id}",
     "one-event": "Cap event {id} only.",

@@ -225,17 +225,24 @@ def test_hostile_values_are_inert(page: Any, tmp_path: Path) -> None:
 
 
 def test_screenshots(page: Any, viewer: Served, capped_archive: Path, tmp_path: Path) -> None:
-    """The pictures of docs/viewer.md, taken here: written to docs/img when
-    NITPICKER_SCREENSHOTS=1, else to a temporary directory."""
+    """The pictures of docs/viewer.md, taken here at 1280 px and, for the views a phone
+    shows as cards, at 390 px: written to docs/img when NITPICKER_SCREENSHOTS=1, else to
+    a temporary directory."""
     target = SHOTS if os.environ.get("NITPICKER_SCREENSHOTS") == "1" else tmp_path
     target.mkdir(parents=True, exist_ok=True)
     cluster = q.get_duplicate_clusters(capped_archive, min_count=5)["items"][0]
     home = q.get_summary(capped_archive)["baseUrl"]
-    shots = {"summary": "/summary", "duplicate-clusters": "/duplicate-clusters?minCount=5",
+    shots = {"summary": "/summary", "pages": "/pages?pageSize=20",
+             "duplicate-clusters": "/duplicate-clusters?minCount=5",
              "templates": "/template-clusters",
              "cluster": f"/duplicate-cluster?signature={cluster['signature']}",
-             "cap-events": "/dedupe-cap-events", "page-detail": f"/page?url={home}"}
-    for name, path in shots.items():
-        page.goto(viewer.url + path)
-        page.screenshot(path=str(target / f"viewer-{name}.png"))
-        assert (target / f"viewer-{name}.png").stat().st_size > 10_000
+             "cap-events": "/dedupe-cap-events",
+             "page-detail": "/page?" + urlencode({"url": home + "redirect/start"})}
+    phone = {"pages-phone": "/pages?pageSize=20", "summary-phone": "/summary",
+             "cap-events-phone": "/dedupe-cap-events"}
+    for width, pictures in ((1280, shots), (390, phone)):
+        page.set_viewport_size({"width": width, "height": 900 if width > 600 else 844})
+        for name, path in pictures.items():
+            page.goto(viewer.url + path)
+            page.screenshot(path=str(target / f"viewer-{name}.png"))
+            assert (target / f"viewer-{name}.png").stat().st_size > 10_000

@@ -55,7 +55,7 @@ def test_detail_headings_times_and_refusing_event(viewer: Served, capped_archive
     assert link is not None
     assert int(link.group(2)) == detail["dedupeCapEventId"]
     assert html.unescape(link.group(3)) == detail["dedupeCapShapeKey"]
-    assert "None stored: the URL was not fetched." in body
+    assert "None stored for this URL (not fetched, or a redirect)." in body
     _, events, _ = get(viewer, html.unescape(link.group(1)))
     rows = table(events)
     assert [r["URL shape"] for r in rows] == [detail["dedupeCapShapeKey"]]
