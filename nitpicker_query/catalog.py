@@ -15,7 +15,9 @@ from typing import Any
 
 from .content_types import CATEGORIES
 from .paging import MAX_LIMIT
+from .queries.check_headers import SORT_KEYS as HEADER_SORTS
 from .queries.check_headers import check_headers
+from .queries.find_duplicates import SORT_COLUMNS as DUPLICATE_SORTS
 from .queries.find_duplicates import find_duplicates
 from .queries.find_mismatches import TYPES as MISMATCH_TYPES
 from .queries.find_mismatches import find_mismatches
@@ -34,6 +36,7 @@ from .queries.get_violations import SORTS as VIOLATION_SORTS
 from .queries.get_violations import get_violations
 from .queries.list_dedupe_cap_events import SORT_COLUMNS as EVENT_SORTS
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
+from .queries.list_images import SORT_COLUMNS as IMAGE_SORTS
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
 from .queries.list_links import BROKEN_AS, LINK_TYPES, list_links
@@ -254,6 +257,9 @@ QUERIES: tuple[QuerySpec, ...] = (
                   choices=("title", "description"), example="description"),
             Param("pages_limit", "int", "Most URLs listed per group (count is exact).",
                   default=20, minimum=1, maximum=MAX_LIMIT, example=5),
+            Param("sort_by", "choice", "Sort by count or value instead of biggest first.",
+                  choices=tuple(DUPLICATE_SORTS), example="value"),
+            _SORT_ORDER,
             *_paging(50),
         ),
         examples=("nitpicker-query duplicates site.nitpicker --field description",),
@@ -334,6 +340,9 @@ QUERIES: tuple[QuerySpec, ...] = (
                   "height exceeds this many pixels.", minimum=0, example=2000),
             Param("url_pattern", "str", "SQL LIKE pattern on the image src.",
                   example="%.png"),
+            Param("sort_by", "choice", "Sort by this item key instead of page URL.",
+                  choices=tuple(IMAGE_SORTS), example="width"),
+            _SORT_ORDER,
             *_paging(),
         ),
         examples=("nitpicker-query images site.nitpicker --missing-alt",),
@@ -344,6 +353,9 @@ QUERIES: tuple[QuerySpec, ...] = (
         (
             Param("missing_only", "flag", "Only pages missing at least one of the four.",
                   default=False),
+            Param("sort_by", "choice", "Sort by URL or by one header's flag (ascending: "
+                  "pages without it first).", choices=HEADER_SORTS, example="hasCSP"),
+            _SORT_ORDER,
             *_paging(),
         ),
         examples=("nitpicker-query headers site.nitpicker --missing-only",),

@@ -135,7 +135,8 @@ MISMATCH_HEADINGS = {
 }
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
-    "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc")}
+    "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
+    "duplicates": ("count", "desc"), "headers": ("url", "asc"), "images": ("pageUrl", "asc")}
 DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCount",
                         "effectiveThreshold", "detectedAt", "contentLength"})
 """Columns whose first click sorts biggest (or newest) first: what an auditor looks for."""

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..archive import Archive, opened
 from ..format import strict_page
-from ..paging import check_paging, envelope
+from ..paging import check_choice, check_paging, envelope
 
 HEADERS = (
     ("hasCSP", "content-security-policy"),
@@ -33,8 +33,13 @@ def flag(value: Any) -> bool | None:
     return None if value is None else bool(value)
 
 
+SORT_KEYS = ("url", *(key for key, _ in HEADERS))
+"""What a header list can be sorted by: the URL, or a flag (missing first, ascending)."""
+
+
 def check_headers(
-    archive: Archive | str, *, missing_only: bool = False, limit: int = 100, offset: int = 0
+    archive: Archive | str, *, missing_only: bool = False, sort_by: str | None = None,
+    sort_order: str = "asc", limit: int = 100, offset: int = 0
 ) -> dict[str, Any]:
     """Which pages lack CSP, X-Frame-Options, X-Content-Type-Options or HSTS?
 
@@ -44,11 +49,23 @@ def check_headers(
     ``missing_only`` keeps pages missing at least one of the four (a page with none
     stored is not known to miss any).
 
+    ``sort_by`` (None: by URL) sorts by ``url`` or one flag (ascending: pages without
+    the header first, then those with no headers stored last), ties by URL.
+
     Upstream: ``check-headers.ts`` filtered ``missingOnly`` *after* paging, so pages came
     back short and ``total`` counted every page. Ours filters before paging: ``total``
     is the number of pages that match.
     """
     limit, offset = check_paging(limit, offset)
+    order = ""
+    if sort_by is not None:
+        check_choice("sort_by", sort_by, SORT_KEYS)
+        check_choice("sort_order", sort_order, ("asc", "desc"))
+        direction = "DESC" if sort_order == "desc" else "ASC"
+        if sort_by != "url":  # a flag: NULL (nothing stored) after both values
+            order = f"{sort_by} IS NULL, {sort_by} {direction}, "
+        elif direction == "DESC":
+            order = "url DESC, "
     flags = ", ".join(f"{has_header(h)} AS {key}" for key, h in HEADERS)
     inner = f"SELECT p.url, {flags} FROM pages p WHERE {strict_page('p', url_order=True)}"
     where = ""
@@ -57,7 +74,8 @@ def check_headers(
     with opened(archive) as a:
         total = a.count(f"SELECT count(*) FROM ({inner}) {where}")
         rows = a.execute(
-            f"SELECT * FROM ({inner}) {where} ORDER BY url LIMIT ? OFFSET ?", (limit, offset)
+            f"SELECT * FROM ({inner}) {where} ORDER BY {order}url LIMIT ? OFFSET ?",
+            (limit, offset)
         ).fetchall()
     items = [{"url": r["url"], **{key: flag(r[key]) for key, _ in HEADERS}} for r in rows]
     return envelope(items, total, limit, offset)

@@ -11,11 +11,17 @@ from ..paging import check_choice, check_int, check_paging, envelope
 FIELDS = {"title": "title", "description": "description"}
 
 
+SORT_COLUMNS = {"count": "n", "value": "value"}
+"""Item key → what a duplicate list can be sorted by."""
+
+
 def find_duplicates(
     archive: Archive | str,
     *,
     field: str = "title",
     pages_limit: int = 20,
+    sort_by: str | None = None,
+    sort_order: str = "asc",
     limit: int = 50,
     offset: int = 0,
 ) -> dict[str, Any]:
@@ -27,6 +33,9 @@ def find_duplicates(
     ``pages_limit`` (1–1000, default 20) member URLs in URL order and ``count`` the full
     number.
 
+    ``sort_by`` (None: the order above) sorts by ``count`` or ``value`` instead,
+    ``sort_order`` asc|desc, ties in the order above.
+
     Upstream: ``find-duplicates.ts`` (``GROUP_CONCAT(url, char(31))`` in one statement,
     seed 001 §6: 414 s → 8 s); ours returns the paged envelope and caps URLs per group.
     """
@@ -34,6 +43,11 @@ def find_duplicates(
     pages_limit = check_int("pages_limit", pages_limit, minimum=1, maximum=1000)
     limit, offset = check_paging(limit, offset)
     column = FIELDS[field]
+    order = ""
+    if sort_by is not None:
+        check_choice("sort_by", sort_by, SORT_COLUMNS)
+        check_choice("sort_order", sort_order, ("asc", "desc"))
+        order = f"{SORT_COLUMNS[sort_by]} {'DESC' if sort_order == 'desc' else 'ASC'}, "
     base = (
         f"FROM pages p WHERE {strict_page('p')} AND p.{column} IS NOT NULL "
         f"AND p.{column} != '' GROUP BY p.{column} HAVING count(*) > 1"
@@ -42,7 +56,7 @@ def find_duplicates(
         total = a.count(f"SELECT count(*) FROM (SELECT 1 {base})")
         rows = a.execute(
             f"SELECT p.{column} AS value, count(*) AS n, group_concat(p.url, char(31)) AS urls "
-            f"{base} ORDER BY n DESC, value ASC LIMIT ? OFFSET ?",
+            f"{base} ORDER BY {order}n DESC, value ASC LIMIT ? OFFSET ?",
             (limit, offset),
         ).fetchall()
     items = [

@@ -5,8 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
-from ..paging import check_int, check_paging, envelope
+from ..paging import check_choice, check_int, check_paging, envelope
 from ._common import as_bool
+
+SORT_COLUMNS = {"pageUrl": "p.url", "src": "i.src", "alt": "i.alt", "width": "i.width",
+                "height": "i.height"}
+"""Item key → column an image list can be sorted by."""
 
 
 def list_images(
@@ -16,6 +20,8 @@ def list_images(
     missing_dimensions: bool = False,
     oversized_threshold: int | None = None,
     url_pattern: str | None = None,
+    sort_by: str | None = None,
+    sort_order: str = "asc",
     limit: int = 100,
     offset: int = 0,
 ) -> dict[str, Any]:
@@ -30,9 +36,17 @@ def list_images(
     One item per image per scanned viewport, ordered by page URL then document order:
     ``{pageUrl, src, alt, width, height, naturalWidth, naturalHeight, isLazy}``.
 
+    ``sort_by`` (None: that order) sorts by ``pageUrl``, ``src``, ``alt``, ``width`` or
+    ``height`` instead, ``sort_order`` asc|desc, ties in that order.
+
     Upstream: ``list-images.ts``.
     """
     limit, offset = check_paging(limit, offset)
+    order = ""
+    if sort_by is not None:
+        check_choice("sort_by", sort_by, SORT_COLUMNS)
+        check_choice("sort_order", sort_order, ("asc", "desc"))
+        order = f"{SORT_COLUMNS[sort_by]} {'DESC' if sort_order == 'desc' else 'ASC'}, "
     where: list[str] = []
     params: list[Any] = []
     if missing_alt:
@@ -52,7 +66,7 @@ def list_images(
         rows = a.execute(
             "SELECT p.url AS pageUrl, i.src, i.alt, i.width, i.height, i.naturalWidth, "
             f"i.naturalHeight, i.isLazy FROM images i JOIN pages p ON p.id = i.pageId {clause} "
-            "ORDER BY p.url, i.id LIMIT ? OFFSET ?",
+            f"ORDER BY {order}p.url, i.id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ).fetchall()
     items = [

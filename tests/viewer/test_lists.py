@@ -251,3 +251,21 @@ def test_lists_sort_by_their_columns(viewer: Served, capped_archive: Path) -> No
     status, body, _ = get(viewer, "/links?type=orphaned&sortBy=destUrl")
     assert status == 400 and error_text(body) == (
         "sort_by 'destUrl' is not a key of orphaned items; choose url, title, status")
+
+
+def test_headers_images_and_duplicates_sort(viewer: Served, capped_archive: Path) -> None:
+    _, body, _ = get(viewer, "/headers")
+    assert sorted_by(body) == [("URL", "ascending")]
+    _, body, _ = get(viewer, "/headers?sortBy=hasCSP&pageSize=200")
+    assert sorted_by(body) == [("CSP", "ascending")]
+    expected = q.check_headers(capped_archive, sort_by="hasCSP", limit=200)["items"]
+    assert [r["URL"] for r in table(body)] == [e["url"] for e in expected]
+    assert q.check_headers(capped_archive, sort_by="url") == q.check_headers(capped_archive)
+    _, body, _ = get(viewer, "/duplicates?sortBy=value")
+    assert sorted_by(body) == [("Value", "ascending")]
+    values = [r["Value"] for r in table(body)]
+    assert values == [e["value"] for e in q.find_duplicates(capped_archive,
+                                                           sort_by="value")["items"]]
+    assert values == sorted(values) and len(values) > 1
+    _, body, _ = get(viewer, "/images")
+    assert sorted_by(body) in ([("Page", "ascending")], [])  # no table without images
