@@ -426,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.resume:
         resumed = crawler.seed_from_archive()
         if not args.silent:
-            said = [plural(resumed.done, "URL") + " recorded (" + plural(
+            said = [plural(resumed.done, "URL") + " done (" + plural(
                 resumed.pages, "HTML page") + ")",
                     f"{resumed.queued} still queued",
                     plural(resumed.retried, "failed URL") + " to try again"]

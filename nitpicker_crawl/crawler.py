@@ -95,7 +95,7 @@ class CrawlOutcome:
 class Resumed:
     """What a resumed crawl starts from (said on its first line)."""
 
-    done: int       # URLs the archive records (nitpicker_query.totals: urls)
+    done: int       # URLs the crawl is done with (nitpicker_query.totals: urls)
     pages: int      # the site's HTML pages among them (htmlPages)
     queued: int     # URLs found but not fetched yet, queued again
     retried: int    # URLs whose fetch failed, queued to try again

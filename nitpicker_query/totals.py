@@ -5,7 +5,7 @@ MCP: its ``totals``) and the viewer's Summary all count with :func:`crawl_totals
 crawl's numbers agree wherever a person reads them:
 
 ==================  ===============================================================
-``urls``            every URL the archive records: fetched, redirecting, skipped,
+``urls``            every URL the crawl is done with: fetched, redirecting, skipped,
                     refused by the soft cap, failed; the site's and external ones
 ``htmlPages``       the site's HTML pages that answered 2xx and were stored with
                     their content (rendered, or parsed with ``--no-render``)
@@ -14,6 +14,8 @@ crawl's numbers agree wherever a person reads them:
 ``refusedUrls``     URLs the soft cap refused (``--dedupe-cap``): recorded, not fetched
 ``skippedUrls``     other URLs recorded and not fetched: robots.txt, excludes, …
 ``failedUrls``      URLs whose fetch failed (status -1: a timeout, a reset, DNS)
+``queuedUrls``      URLs found and not fetched yet (a crawl stopped by ``--max-pages``
+                    or Ctrl-C): not among ``urls``; ``--resume`` fetches them
 ==================  ===============================================================
 
 Worked example (TrapZoo, capped): 264 URLs = 210 HTML pages + 3 error pages and a PDF
@@ -27,7 +29,7 @@ from typing import Any, Protocol
 from .format import NOT_SKIPPED, strict_page
 
 TOTALS = ("urls", "htmlPages", "externalUrls", "redirectingUrls", "refusedUrls",
-          "skippedUrls", "failedUrls")
+          "skippedUrls", "failedUrls", "queuedUrls")
 """The keys of :func:`crawl_totals`, in the order they are shown."""
 
 
@@ -39,15 +41,18 @@ def crawl_totals(conn: _Executes) -> dict[str, int]:
     """The counts of the module's table over the ``pages`` table of ``conn`` (one
     read; the crawler's writing connection or an opened archive)."""
     skipped = "isSkipped = 1"
+    done = "scraped = 1"
     row: Any = conn.execute(
-        "SELECT count(*), "
+        f"SELECT sum(CASE WHEN {done} THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {strict_page('pages')} AND {NOT_SKIPPED} "
         "AND status BETWEEN 200 AND 299 THEN 1 ELSE 0 END), "
-        "sum(CASE WHEN isExternal = 1 THEN 1 ELSE 0 END), "
-        "sum(CASE WHEN redirectDestId IS NOT NULL THEN 1 ELSE 0 END), "
-        f"sum(CASE WHEN {skipped} AND skipReason = 'dedupe-cap' THEN 1 ELSE 0 END), "
-        f"sum(CASE WHEN {skipped} AND skipReason IS NOT 'dedupe-cap' THEN 1 ELSE 0 END), "
-        f"sum(CASE WHEN status = -1 AND {NOT_SKIPPED} THEN 1 ELSE 0 END) "
+        f"sum(CASE WHEN {done} AND isExternal = 1 THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {done} AND redirectDestId IS NOT NULL THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {done} AND {skipped} AND skipReason = 'dedupe-cap' THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {done} AND {skipped} AND skipReason IS NOT 'dedupe-cap' "
+        "THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {done} AND status = -1 AND {NOT_SKIPPED} THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {done} THEN 0 ELSE 1 END) "
         "FROM pages").fetchone()
     return {key: int(value or 0) for key, value in zip(TOTALS, row, strict=True)}
 

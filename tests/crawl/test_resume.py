@@ -284,7 +284,7 @@ def test_resume_tries_the_failed_urls_again_and_says_what_it_resumes(tmp_path: P
         assert r.returncode == 0, r.stderr
         lines = r.stderr.splitlines()
         # what it resumes, and with which of its options (those not at their default)
-        assert lines[0] == ("nitpicker-crawl: resuming s.nitpicker: 2 URLs recorded (1 HTML "
+        assert lines[0] == ("nitpicker-crawl: resuming s.nitpicker: 2 URLs done (1 HTML "
                             "page), 0 still queued, 1 failed URL to try again; with its "
                             "options: --no-render --retry 1"), lines
         assert lines[1] == f"nitpicker-crawl: scope: {site.url} (the whole host)"
