@@ -58,7 +58,7 @@ from nitpicker_query.values import jsonable
 
 from . import params
 from .archives import Archives, PathNotAllowed
-from .text import heading, label, t
+from .text import MISMATCH_HEADINGS, heading, label, t
 
 HERE = Path(__file__).resolve().parent
 LOG = logging.getLogger("uvicorn.error")
@@ -127,12 +127,6 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismatches",
        "headers", "duplicate-clusters", "dedupe-cap-events", "template-clusters")
-MISMATCH_HEADINGS = {
-    # find_mismatches type → what its actual and expected values are
-    "canonical": {"actual": "Page URL", "expected": "Canonical"},
-    "og:title": {"actual": "og:title", "expected": "Title"},
-    "og:description": {"actual": "og:description", "expected": "Description"},
-}
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),

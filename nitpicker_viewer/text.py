@@ -131,6 +131,14 @@ HEADINGS: dict[str, str] = {
 LABELS["urlPattern"] = "URL pattern"
 
 
+MISMATCH_HEADINGS: dict[str, dict[str, str]] = {
+    # a find_mismatches type → what its actual and expected values are
+    "canonical": {"actual": "Page URL", "expected": "Canonical"},
+    "og:title": {"actual": "og:title", "expected": "Title"},
+    "og:description": {"actual": "og:description", "expected": "Description"},
+}
+
+
 def heading(name: str) -> str:
     """A column's heading: :data:`HEADINGS`, else its label."""
     return HEADINGS.get(name) or label(name)

@@ -34,7 +34,8 @@
     document.querySelectorAll("button.copy").forEach(function (b) {
       b.addEventListener("click", function () {
         var text = b.getAttribute("data-copy") || "";
-        var done = function () { b.classList.add("done"); say(b, "Copied"); };
+        var words = document.body.dataset;  // the viewer's text table (text.py)
+        var done = function () { b.classList.add("done"); say(b, words.copied || "Copied"); };
         var select = function () {
           var target = b.previousElementSibling;
           if (target) {
@@ -44,7 +45,7 @@
             selection.removeAllRanges();
             selection.addRange(range);
           }
-          say(b, "Selected: press Ctrl+C (⌘C) to copy");
+          say(b, words.pressCopy || "Selected: press Ctrl+C to copy");
         };
         if (navigator.clipboard && navigator.clipboard.writeText) {
           navigator.clipboard.writeText(text).then(done, select);
