@@ -226,6 +226,14 @@ class Viewer:
         self.env.filters["percent"] = lambda v: f"{100 * float(v or 0):.1f} %"
         self.env.filters["number"] = lambda v: f"{int(v or 0):,}"
         self.env.filters["pretty"] = lambda v: json.dumps(v, ensure_ascii=False, indent=2)
+        self._not_fetched = Markup('<span class="muted">{}</span>').format(t("not-fetched"))
+        self._sides = {v: Markup(escape(t("external" if v else "internal")))
+                       for v in (True, False)}
+        self._marks = {v: Markup('<span class="mark" aria-hidden="true">{}</span>'
+                                 '<span class="visually-hidden">{}</span>').format(
+                           "✓" if v else "—", t("yes" if v else "no")) for v in (True, False)}
+        self._copy_label = str(Markup('aria-label="{}" title="{}"').format(t("copy-url"),
+                                                                         t("copy-url")))
 
     # -- helpers used by templates
 
@@ -240,29 +248,27 @@ class Viewer:
         anything else, ``javascript:`` URLs included, is text. A flag is a mark (✓ or —)
         that a screen reader reads as yes or no; ``isExternal`` is the words internal or
         external; a security header of a URL never fetched (null) says so."""
+        # (the hot loop of every list: thousands of cells a page, hence constants and
+        # concatenation of escaped parts rather than Markup.format)
         if value is None:
-            if key in SECURITY_KEYS:
-                return Markup('<span class="muted">{}</span>').format(t("not-fetched"))
-            return Markup("")
+            return self._not_fetched if key in SECURITY_KEYS else Markup("")
         if isinstance(value, bool):
             if key == "isExternal":
-                return Markup(t("external" if value else "internal"))
-            return Markup('<span class="mark" aria-hidden="true">{}</span>'
-                          '<span class="visually-hidden">{}</span>').format(
-                "✓" if value else "—", t("yes" if value else "no"))
+                return self._sides[value]
+            return self._marks[value]
         if isinstance(value, list):
             return Markup("<br>").join(self.cell(v, archive) for v in value[:20])
         if isinstance(value, dict):
             return Markup("<code>{}</code>").format(json.dumps(value, ensure_ascii=False)[:500])
         if is_web_url(value):
+            # plain str of escaped parts (Markup + str would escape the tags too)
+            href = str(escape(self.link("page", archive, url=value)))
+            text = str(escape(value))
             if key in URL_COLUMNS:
-                return Markup('<span class="uc"><a class="u" href="{}" title="{}">{}</a>'
-                              '<button type="button" class="copy icon" data-copy="{}" '
-                              'aria-label="{}" title="{}"></button></span>').format(
-                    self.link("page", archive, url=value), value, value, value,
-                    t("copy-url"), t("copy-url"))
-            return Markup('<a href="{}">{}</a>').format(
-                self.link("page", archive, url=value), value)
+                return Markup(f'<span class="uc"><a class="u" href="{href}" title="{text}">'
+                              f'{text}</a><button type="button" class="copy icon" '
+                              f'data-copy="{text}" {self._copy_label}></button></span>')
+            return Markup(f'<a href="{href}">{text}</a>')
         return escape(str(value))
 
     def chain(self, hops: Any, archive: str | None = None) -> Markup:
@@ -343,11 +349,13 @@ class Viewer:
         exported = {k: v for k, v in values.items() if k not in params.HTML_ONLY}
         csv_link = f"/api/{spec.name}?" + urlencode({**exported, "format": "csv",
                                                      "bom": "true"}) if spec.is_list else None
+        columns = _columns(_column_set(view, values), result)
+        headings = MISMATCH_HEADINGS.get(values.get("type", ""), {}) \
+            if view == "mismatches" else {}
         context.update(spec=spec, values=values, page=page, size=size, csv_link=csv_link,
-                       columns=_columns(_column_set(view, values), result),
+                       columns=columns, cells=_cell_tags(columns, headings),
                        sizes=params.PAGE_SIZES,
-                       headings=MISMATCH_HEADINGS.get(values.get("type", ""), {})
-                       if view == "mismatches" else {},
+                       headings=headings,
                        sort_choices=sort_choices, sort_key=sort_key, sort_order=sort_order,
                        desc_first=DESC_FIRST)
         template = {"duplicate-clusters": "clusters.html", "dedupe-cap-events": "events.html",
@@ -485,6 +493,19 @@ async def _threaded(function: Callable[..., Any], *args: Any, heavy: bool = Fals
         _HEAVY.append(anyio.CapacityLimiter(1))
     return await anyio.to_thread.run_sync(functools.partial(function, *args, **kwargs),
                                           limiter=_HEAVY[0])
+
+
+def _cell_tags(columns: list[str], headings: Mapping[str, str]) -> list[tuple[str, Markup]]:
+    """Each column with its cells' opening tag: the label a phone's card shows
+    (``data-label``), and the class of the row's URL (first) or of a short value."""
+    tags = []
+    for index, column in enumerate(columns):
+        kind = "url" if column in URL_COLUMNS and index == 0 else (
+            "short" if column in SHORT_COLUMNS else "")
+        tags.append((column, Markup('<td data-label="{}"{}>').format(
+            headings.get(column) or heading(column),
+            Markup(f' class="{kind}"') if kind else "")))
+    return tags
 
 
 def _column_set(view: str, values: Mapping[str, str]) -> tuple[str, ...]:
