@@ -546,6 +546,10 @@ QUERIES += (
                   minimum=1, example=10),
             Param("sample_pages_limit", "int", "Member URLs listed per cluster (count is "
                   "exact).", default=5, minimum=1, maximum=MAX_LIMIT, example=3),
+            Param("sort_by", "choice", "count with sort_order asc: smallest first (the "
+                  "default order is biggest first).", choices=("count",), example="count"),
+            Param("sort_order", "choice", "Sort direction.", default="desc",
+                  choices=("asc", "desc"), example="asc"),
             *_paging(50),
         ),
         examples=("nitpicker-query template-clusters site.nitpicker",

@@ -130,7 +130,8 @@ NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismat
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
-    "duplicates": ("count", "desc"), "headers": ("url", "asc"), "images": ("pageUrl", "asc")}
+    "duplicates": ("count", "desc"), "headers": ("url", "asc"), "images": ("pageUrl", "asc"),
+    "template-clusters": ("count", "desc")}
 DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCount",
                         "effectiveThreshold", "detectedAt", "contentLength"})
 """Columns whose first click sorts biggest (or newest) first: what an auditor looks for."""

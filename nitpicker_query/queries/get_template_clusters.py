@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
-from ..paging import check_int, check_paging, envelope
+from ..paging import check_choice, check_int, check_paging, envelope
 from ..templates import TemplateIndex, template_index
 
 MAX_META_CLUSTERS = 10
@@ -43,6 +43,8 @@ def get_template_clusters(
     *,
     min_count: int = 1,
     sample_pages_limit: int = 5,
+    sort_by: str | None = None,
+    sort_order: str = "desc",
     limit: int = 50,
     offset: int = 0,
 ) -> dict[str, Any]:
@@ -64,8 +66,13 @@ def get_template_clusters(
     many pages each shares and the soft cap's event for it, if any: a trap shows as one
     template with one meta signature; ``capEventIds`` lists those events.
     ``pagesClustered`` and ``pagesWithoutHtml`` (internal HTML pages with no snapshot,
-    not clustered) come with the envelope.
+    not clustered) come with the envelope. ``sort_by="count"`` with ``sort_order="asc"``
+    lists the smallest first (ties in the default order; the clusters are built in
+    Python, so they are sorted there).
     """
+    if sort_by is not None:
+        check_choice("sort_by", sort_by, ("count",))
+    check_choice("sort_order", sort_order, ("asc", "desc"))
     min_count = check_int("min_count", min_count, minimum=1)
     sample_pages_limit = check_int("sample_pages_limit", sample_pages_limit, minimum=1,
                                    maximum=1000)
@@ -73,6 +80,8 @@ def get_template_clusters(
     with opened(archive) as a:
         index = template_index(a)
         order = [k for k in index.order if len(index.members[k]) >= min_count]
+        if sort_by == "count" and sort_order == "asc":
+            order.sort(key=lambda k: len(index.members[k]))  # stable: ties as before
         items = []
         for key in order[offset:offset + limit]:
             metas = _meta_clusters(index, key)

@@ -269,3 +269,15 @@ def test_headers_images_and_duplicates_sort(viewer: Served, capped_archive: Path
     assert values == sorted(values) and len(values) > 1
     _, body, _ = get(viewer, "/images")
     assert sorted_by(body) in ([("Page", "ascending")], [])  # no table without images
+
+
+def test_templates_sort_by_size(viewer: Served, capped_archive: Path) -> None:
+    _, body, _ = get(viewer, "/template-clusters")
+    assert sorted_by(body) == [("Pages", "descending")]
+    _, body, _ = get(viewer, "/template-clusters?sortBy=count&sortOrder=asc&pageSize=500")
+    assert sorted_by(body) == [("Pages", "ascending")]
+    counts = [int(r["Pages"].split(" ")[0].replace(",", "")) for r in table(body)]
+    expected = q.get_template_clusters(capped_archive, sort_by="count", sort_order="asc",
+                                       limit=500)
+    assert counts == [i["count"] for i in expected["items"]] == sorted(counts)
+    assert len(counts) == expected["total"] > 2
