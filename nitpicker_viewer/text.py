@@ -40,6 +40,7 @@ STRINGS: dict[str, str] = {
     "csv": "Download CSV (all {total} rows)",
     "copied": "Copied",
     "members": "All member pages",
+    "member-pages": "{n} page{s}",
     "representative": "Representative page",
     "refused": "Refused URLs",
     "refused-urls": "{n} refused URL{s}",
