@@ -189,13 +189,17 @@ def signal_list(signals: Any) -> str:
     return (", ".join(on) or "none") + (f" (by {key})" if isinstance(key, str) else "")
 
 
-def local_time(ms: Any) -> str:
-    """UNIX milliseconds as local time (:func:`nitpicker_query.terminal.local_time`); a
-    value that is not a time (a stranger's archive) is shown as it is."""
+def local_time(ms: Any) -> Markup:
+    """UNIX milliseconds as local time, to the second (``2026-12-02 17:06:15``, never
+    cut at its hyphens), the ISO 8601 form with its offset in ``datetime`` and the
+    tooltip (:func:`nitpicker_query.terminal.local_time`); a value that is not a time
+    (a stranger's archive) is shown as it is."""
     try:
-        return terminal_time(int(ms))
+        iso = terminal_time(int(ms))
     except (TypeError, ValueError, OverflowError, OSError):
-        return str(ms)
+        return escape(str(ms))
+    return Markup('<time datetime="{}" title="{}">{}</time>').format(
+        iso, iso, f"{iso[:10]} {iso[11:19]}")
 
 
 def not_found(spec: QuerySpec, args: dict[str, Any]) -> NotFound:

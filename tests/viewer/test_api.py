@@ -170,7 +170,7 @@ def test_roots_list_their_archives(capped_archive: Path, tmp_path: Path) -> None
         assert rows["sub/copy.nitpicker"] == {
             "Archive": "sub/copy.nitpicker", "Site": summary["baseUrl"],
             "Pages": f"{summary['totalPages']:,}",
-            "Crawled": local_time(summary["crawl"]["endedAt"])}
+            "Crawled": local_time(summary["crawl"]["endedAt"])[:19].replace("T", " ")}
         assert rows["broken.nitpicker"]["Site"] != "" and "/tmp" not in body
         status, body, _ = get(served, "/summary?a=sub/copy.nitpicker")
         assert status == 200 and "Internal HTML pages" in body

@@ -40,8 +40,10 @@ def test_detail_headings_times_and_refusing_event(viewer: Served, capped_archive
     assert f"Redirected here from ({detail['redirectFromTotal']:,})" in headings
     assert not [h for h in headings if re.search(r"[a-z][A-Z]", h)]  # no camelCase left
     terms = definitions(body)
-    assert terms["First crawled"] == local_time(detail["firstCrawledAt"])
-    assert terms["Last crawled"] == local_time(detail["lastCrawledAt"])
+    first, last = local_time(detail["firstCrawledAt"]), local_time(detail["lastCrawledAt"])
+    assert terms["First crawled"] == f"{first[:10]} {first[11:19]}"  # local, to the second
+    assert terms["Last crawled"] == f"{last[:10]} {last[11:19]}"
+    assert f'<time datetime="{first}" title="{first}">' in body
     assert terms["Status"] == "200" and terms["Internal / external"] == "internal"
     assert terms["noindex"] == "—no"  # a flag: a mark, read as yes or no
     assert "firstCrawledAt" not in terms and str(detail["firstCrawledAt"]) not in body
