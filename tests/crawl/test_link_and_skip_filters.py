@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 import nitpicker_query as q
 from nitpicker_crawl.archive import ArchiveWriter
 from tests.crawl.conftest import Crawl
@@ -39,7 +41,11 @@ def test_skip_reason_and_cap_event(capped_plain: Crawl) -> None:
         only = q.list_pages(a, skip_reason=reason, limit=1000)
         assert only["total"] == sum(1 for i in skipped if i["skipReason"] == reason)
         assert {i["skipReason"] for i in only["items"]} == {reason}
-    assert q.list_pages(a, skip_reason="no such reason")["total"] == 0
+    # a reason no URL was skipped for is an error naming the archive's reasons (a typo
+    # must not read as "nothing skipped")
+    with pytest.raises(q.InvalidArgument, match=r"skipped for 'no such reason'; its skip "
+                       r"reasons: 'dedupe-cap' \(\d+\)"):
+        q.list_pages(a, skip_reason="no such reason")
     events = q.list_dedupe_cap_events(a)["items"]
     refused_total = 0
     for event in events:
