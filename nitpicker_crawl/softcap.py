@@ -131,6 +131,11 @@ CONTENT_NOVEL_RATIO = 4
 with content repeated it (a pager past its end turns its shape non-novel within a few
 pages of the end)."""
 COPY_FAMILY_PAGES = 5
+KNOWN_PER_META = 64
+"""Originals remembered per meta (title, description, og:title, og:url) for the copy
+rule: a copy names its original and carries its meta, so only pages of the same meta are
+candidates, and only for a page that declares another is any of them read. A site whose
+pages all share one meta keeps its latest 64 as candidates."""
 """Copies of crawled pages that cap their variant family (the same extra query keys on
 any path), or ceil(0.3 N) when that is lower: each one is a page the archive has."""
 VIEW_MIN_ENTITIES = 3
@@ -210,6 +215,12 @@ class _Reading:
     view: tuple[str, str, dict[str, Any] | None] | None  # the view counter it counts in
 
 
+_NO_READING = _Reading(False, False, False, "", None)
+"""A page read without its content (meta only): nothing to say, built once."""
+_CONTENT_REPEAT = SIGNAL_NAMES.index("contentRepeat")
+_LEGIT_INDEXES = tuple(SIGNAL_NAMES.index(name) for name in LEGIT_SIGNALS)
+
+
 @dataclass
 class CapEvent:
     """What one cap writes to ``dedupe_cap_events`` (column names as in docs/archive-format.md)."""
@@ -277,7 +288,11 @@ class SoftCap:
         self.by_shape = BlockMemory(keys=small, nbits=16384, per_generation=1500)
         self.by_entity = BlockMemory(keys=4 * small, nbits=8192, per_generation=600)
         self.chrome = ChromeFilter(max_blocks=map_cap)
-        self._known: OrderedDict[str, tuple[str, int | None]] = OrderedDict()  # page → meta
+        # meta → the latest pages (URL, content fingerprint) that declare no other page:
+        # the originals a copy may name
+        # (tuples, not lists: the garbage collector stops tracking them)
+        self._known: OrderedDict[int, tuple[tuple[str, int | None], ...]] = OrderedDict()
+        self._known_pages = 0
         self._copy_pending: dict[str, dict[frozenset[str], str]] = {}  # host → keys → ctr
         self.reorder: dict[str, set[str]] = {}    # view prefix → keys that only reorder
         self._reorder_seen: dict[tuple[str, str], int] = {}
@@ -416,11 +431,11 @@ class SoftCap:
             entries.append(reading.view)
         fired: CapEvent | None = None
         values = [getattr(signals, n) for n in SIGNAL_NAMES]
-        values[SIGNAL_NAMES.index("contentRepeat")] = reading.repeat or copy_keys is not None
+        values[_CONTENT_REPEAT] = reading.repeat or copy_keys is not None
         if (reading.known and not reading.fresh) or reading.repeat or copy_keys is not None:
             # legit signals are evidence of a pager only while it brings new content
-            for name in LEGIT_SIGNALS:
-                values[SIGNAL_NAMES.index(name)] = False
+            for index in _LEGIT_INDEXES:
+                values[index] = False
         for key, kind, gate in entries:
             if key in self.sticky:
                 continue
@@ -456,8 +471,8 @@ class SoftCap:
                     counter.entities = set()
                 if len(counter.entities) < VIEW_MIN_ENTITIES:
                     counter.entities.add(reading.entity)
-            if fired is None:
-                fired = self._fire(counter, url, keys)
+            if fired is None and (counter.count > self._lowest_threshold or kind == "copy"):
+                fired = self._fire(counter, url, keys)  # none can fire below the lowest
         if fired is not None:
             # every counter of the firing page becomes sticky: one cluster, one event
             for key, _, _ in entries:
@@ -500,7 +515,7 @@ class SoftCap:
         """What the page's content says next to what its shape and entity showed before
         (and remember it)."""
         if content is None:
-            return _Reading(False, False, False, "", None)
+            return _NO_READING
         view = view_of(url)
         blocks = self.chrome.content(content.novel_blocks, shape)
         n = len(blocks)
@@ -580,21 +595,25 @@ class SoftCap:
               content: Content | None) -> frozenset[str] | None:
         """A page declaring itself a copy of a page already observed, with the same meta
         (and content, when both have it): the query keys it has beyond its target's
-        (empty when its path differs). Also remembers this page, and counts it against
-        the copy families it belongs to without being a copy."""
-        meta = sha1_key(keys.title, keys.description, keys.og_title, keys.og_url)
+        (empty when its path differs). Also remembers this page when it declares no
+        other (a copy's original does not), and counts it against the copy families it
+        belongs to without being a copy."""
+        # a hash, not a digest: remembered for every page, read only within this process
+        meta = hash((keys.title, keys.description, keys.og_title, keys.og_url))
         fingerprint = content.fingerprint if content is not None else None
         result: frozenset[str] | None = None
         if declared is not None:
-            target = self._known.get(declared)
-            if target is not None and target[0] == meta and (
-                    target[1] is None or fingerprint is None or target[1] == fingerprint):
-                page = canonical_form(url) or ""
-                path, _, query = page.partition("?")
-                t_path, _, t_query = declared.partition("?")
-                mine = {p.split("=", 1)[0] for p in query.split("&") if p}
-                theirs = {p.split("=", 1)[0] for p in t_query.split("&") if p}
-                result = frozenset(mine - theirs) if path == t_path else frozenset()
+            for known_url, known_print in reversed(self._known.get(meta, ())):
+                if canonical_form(known_url) == declared and (
+                        known_print is None or fingerprint is None
+                        or known_print == fingerprint):
+                    page = canonical_form(url) or ""
+                    path, _, query = page.partition("?")
+                    t_path, _, t_query = declared.partition("?")
+                    mine = {p.split("=", 1)[0] for p in query.split("&") if p}
+                    theirs = {p.split("=", 1)[0] for p in t_query.split("&") if p}
+                    result = frozenset(mine - theirs) if path == t_path else frozenset()
+                    break
         pending = self._copy_pending.get(host_key(url)) if "?" in url else None
         if pending:
             mine_keys = {k for k, _ in query_values(url)}
@@ -604,12 +623,16 @@ class SoftCap:
                     del pending[need]
                 elif need <= mine_keys and result != need:
                     counter.contradicted += 1
-        form = canonical_form(url)
-        if form is not None:
-            self._known[form] = (meta, fingerprint)
-            self._known.move_to_end(form)
-            if len(self._known) > self.map_cap:
-                self._known.popitem(last=False)
+        if declared is None:  # an original (or a page naming itself): a copy may name it
+            bucket = self._known.pop(meta, ())
+            if len(bucket) >= KNOWN_PER_META:
+                bucket = bucket[1:]
+                self._known_pages -= 1
+            self._known[meta] = (*bucket, (url, fingerprint))
+            self._known_pages += 1
+            while self._known_pages > self.map_cap:
+                _, oldest = self._known.popitem(last=False)
+                self._known_pages -= len(oldest)
         return result
 
     def _count_shape(self, shape: str, repeat: bool, indexable: bool,

@@ -49,18 +49,36 @@ TRAP_SIGNALS = ("ogUrlMismatch", "ogUrlPointsToParent", "contentRepeat")
 LEGIT_SIGNALS = ("ogUrlSelf", "canonicalSelf", "relPrevNext", "ordinalTitle")
 
 
+_PLAIN_URL = re.compile(r"(https?)://([a-z0-9.-]+)(?::([0-9]{1,5}))?(/[^?#\\\s]*)?"
+                        r"(?:\?([^#\s]*))?(?:#\S*)?", re.ASCII)
+"""A URL as the crawler writes them (lower-case scheme and host, no user info, no
+whitespace or backslash): read by one match, where ``urlsplit`` (twice, with
+:func:`~nitpicker_query.keys.host_key`) cost most of a soft-cap observation. Any other
+spelling takes the general path; both give the same form (tested on both kinds)."""
+
+
 @lru_cache(maxsize=4096)  # a cluster's pages share one og:url: parse it once
 def _canonical(url: str) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None:
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return None
-    if not parts.hostname:
-        return None
-    path = _PERCENT.sub(lambda m: m.group(0).upper(), parts.path or "/")
-    segments = tuple(s for s in path.split("/") if s)
-    query = tuple(sorted(parse_qsl(parts.query, keep_blank_values=True)))
-    return host_key(url), segments, query
+    plain = _PLAIN_URL.fullmatch(url)
+    if plain is not None and (plain[3] is None or int(plain[3]) <= 65535):
+        scheme, host, port, raw_path, raw_query = plain.groups()
+        host = host.removeprefix("www.")
+        if port is not None and int(port) != (80 if scheme == "http" else 443):
+            host = f"{host}:{int(port)}"
+    else:
+        try:
+            parts = urlsplit(url.strip())
+        except ValueError:
+            return None
+        if not parts.hostname:
+            return None
+        host, raw_path, raw_query = host_key(url), parts.path, parts.query
+    path = raw_path or "/"
+    if "%" in path:
+        path = _PERCENT.sub(lambda m: m.group(0).upper(), path)
+    segments = tuple(filter(None, path.split("/")))
+    query = tuple(sorted(parse_qsl(raw_query, keep_blank_values=True))) if raw_query else ()
+    return host, segments, query
 
 
 def canonical_form(url: str | None) -> str | None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nitpicker_query.keys import (
     declared_signature,
@@ -254,3 +258,44 @@ def test_declared_signature_groups_copies_of_one_target_only() -> None:
     assert sig("https://e.com/members/;sid=9F3A/home", "e.com/members", "Orders") != base
     assert sig("https://other.com/members/;sid=9F3A/home", "e.com/members") != base
     assert repeat_key("e.com/a?x={v}") != repeat_key("e.com/a?y={v}")
+
+
+def _canonical_by_urlsplit(url: str) -> str | None:
+    """The general reading (``urlsplit``), as the oracle for the plain-URL fast path."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+
+    from nitpicker_query.keys import host_key
+
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    path = re.sub(r"%[0-9a-fA-F]{2}", lambda m: m.group(0).upper(), parts.path or "/")
+    query = sorted(parse_qsl(parts.query, keep_blank_values=True))
+    return (host_key(url) + "/" + "/".join(s for s in path.split("/") if s)
+            + ("?" + urlencode(query) if query else ""))
+
+
+_SEGMENT = st.text(alphabet="abcXYZ019-._~%2fF", max_size=6)
+
+
+@settings(max_examples=400, deadline=None)
+@given(scheme=st.sampled_from(["http", "https", "HTTP"]),
+       host=st.sampled_from(["e.com", "www.e.com", "WWW.E.com", "1.2.3.4", "h", "a-b.c."]),
+       port=st.sampled_from(["", ":80", ":443", ":8080", ":00443", ":0", ":70000"]),
+       segments=st.lists(_SEGMENT, max_size=4),
+       query=st.lists(st.tuples(st.sampled_from(["a", "b", "c d", ""]),
+                                st.sampled_from(["1", "", "x%20y", "+"])), max_size=3),
+       tail=st.sampled_from(["", "#f", "#a?b", "/", "//", " ", "\\x"]))
+def test_canonical_form_reads_plain_urls_as_urlsplit_does(
+        scheme: str, host: str, port: str, segments: list[str],
+        query: list[tuple[str, str]], tail: str) -> None:
+    """The fast path for the URLs the crawler writes and the general one give the same
+    form, for every spelling (plain or not): one definition of page identity."""
+    url = f"{scheme}://{host}{port}/" + "/".join(segments)
+    if query:
+        url += "?" + "&".join(f"{k}={v}" for k, v in query)
+    url += tail
+    assert canonical_form(url) == _canonical_by_urlsplit(url), url
