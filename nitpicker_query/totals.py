@@ -11,15 +11,17 @@ crawl's numbers agree wherever a person reads them:
                     their content (rendered, or parsed with ``--no-render``)
 ``externalUrls``    URLs outside the crawl's scope (links checked, not crawled)
 ``redirectingUrls`` URLs that answered with a redirect (their target is another URL)
-``refusedUrls``     URLs the soft cap refused (``--dedupe-cap``): recorded, not fetched
-``skippedUrls``     other URLs recorded and not fetched: robots.txt, excludes, …
+``skippedUrls``     URLs recorded and not fetched: robots.txt, excludes, nofollow, and
+                    those the soft cap refused (``nitpicker-query pages --skipped only``)
+``refusedUrls``     of those, the URLs the soft cap refused (``--dedupe-cap``)
 ``failedUrls``      URLs whose fetch failed (status -1: a timeout, a reset, DNS)
 ``queuedUrls``      URLs found and not fetched yet (a crawl stopped by ``--max-pages``
                     or Ctrl-C): not among ``urls``; ``--resume`` fetches them
 ==================  ===============================================================
 
 Worked example (TrapZoo, capped): 264 URLs = 210 HTML pages + 3 error pages and a PDF
-of the site + 3 external + 4 redirecting + 42 refused + 1 skipped (robots.txt).
+of the site + 3 external + 4 redirecting + 43 skipped (42 of them refused by the soft
+cap, 1 by robots.txt).
 """
 
 from __future__ import annotations
@@ -49,8 +51,7 @@ def crawl_totals(conn: _Executes) -> dict[str, int]:
         f"sum(CASE WHEN {done} AND isExternal = 1 THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} AND redirectDestId IS NOT NULL THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} AND {skipped} AND skipReason = 'dedupe-cap' THEN 1 ELSE 0 END), "
-        f"sum(CASE WHEN {done} AND {skipped} AND skipReason IS NOT 'dedupe-cap' "
-        "THEN 1 ELSE 0 END), "
+        f"sum(CASE WHEN {done} AND {skipped} THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} AND status = -1 AND {NOT_SKIPPED} THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} THEN 0 ELSE 1 END) "
         "FROM pages").fetchone()

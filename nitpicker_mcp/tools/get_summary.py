@@ -11,8 +11,8 @@ TOOL = query_tool(
     description="""How big is the crawled site and how healthy is it? Returns totals in
     the words the crawl's last line uses (urls: every URL the crawl is done with;
     htmlPages: the site's HTML pages answered 2xx and stored; externalUrls,
-    redirectingUrls, refusedUrls by the soft cap, skippedUrls, failedUrls; queuedUrls
-    not fetched yet), page counts (totalPages, internalPages,
+    redirectingUrls, skippedUrls with refusedUrls by the soft cap among them, failedUrls;
+    queuedUrls not fetched yet), page counts (totalPages, internalPages,
     externalPages), statusDistribution (each HTTP status with
     its count; status -1 means a network failure and carries errorKindBreakdown such as
     dns or timeout), metadataFulfillment (share 0–1 of the site's pages having a title,

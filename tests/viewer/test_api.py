@@ -74,7 +74,7 @@ def test_bad_input_status_and_one_line(viewer: Served, tmp_path: Path) -> None:
     sibling.write_bytes(viewer.archive.read_bytes())
     cases = [
         ("/summary?a=sibling.nitpicker", 403, "this viewer shows one archive"),
-        (f"/summary?a={viewer.archive.name}", 200, "Internal HTML pages"),
+        (f"/summary?a={viewer.archive.name}", 200, "HTML pages"),
         ("/api/list_pages?limit=-1", 400, "limit must be between 1 and 1000, not -1"),
         ("/api/list_pages?sortBy=nope", 400, "sortBy must be one of"),
         ("/api/list_pages?isExternal=maybe", 400, "isExternal must be true or false"),
@@ -173,7 +173,7 @@ def test_roots_list_their_archives(capped_archive: Path, tmp_path: Path) -> None
             "Crawled": local_time(summary["crawl"]["endedAt"])[:19].replace("T", " ")}
         assert rows["broken.nitpicker"]["Site"] != "" and "/tmp" not in body
         status, body, _ = get(served, "/summary?a=sub/copy.nitpicker")
-        assert status == 200 and "Internal HTML pages" in body
+        assert status == 200 and "HTML pages" in body
         status, _, _ = get(served, "/summary?a=link.nitpicker")  # resolves outside
         assert status == 403
         status, body, _ = get(served, "/summary")

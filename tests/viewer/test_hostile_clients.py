@@ -83,7 +83,7 @@ def test_slow_queries_queue_apart_and_the_summary_still_answers(tmp_path: Path) 
             thread.start()
         time.sleep(0.2)  # let them all be sent
         with urllib.request.urlopen(f"{served.url}/summary", timeout=300) as response:
-            assert response.status == 200 and b"Internal HTML pages" in response.read()
+            assert response.status == 200 and b"HTML pages" in response.read()
         answered_before = len(finished)
         for thread in threads:
             thread.join(timeout=300)
