@@ -56,10 +56,6 @@ from .urls import MAX_URL_LENGTH, normalize
 CHAIN_LINKS = 300
 """Links of a page looked at for one of its own URL shape (a chain: a pager, a day's
 previous day), for the soft cap's content rules."""
-INLINE_CONTENT_BYTES = 64 << 10
-"""A page up to this size has its main content read on the event loop (a fraction of a
-millisecond); a bigger one on the content reader's thread, so its blocks never hold the
-other fetches."""
 
 
 @dataclass
@@ -579,10 +575,10 @@ class Crawler:
                     return main_content(parsed if parsed is not None else parse_html(html),
                                         final, siblings=siblings)
 
-                # off the event loop: a big page's blocks must not hold the other fetches;
-                # a small page is read here (the hand-over to the thread costs more)
-                content = read() if len(html) <= INLINE_CONTENT_BYTES else (
-                    await asyncio.get_running_loop().run_in_executor(self._reader, read))
+                # off the event loop, whatever the page's size: a hostile page of a few
+                # kilobytes can hold thousands of blocks, and the other fetches must not
+                # wait for them (reading small pages here starved the hostile site's)
+                content = await asyncio.get_running_loop().run_in_executor(self._reader, read)
                 event = self.softcap.observe(
                     final, keys, signals, indexable=indexable, declared=declared_target(
                         final, og_url=fields["og_url"], canonical=fields["canonical"]),
