@@ -27,7 +27,7 @@ def _demo(cwd: Path, out: Path) -> str:
 def _stable(text: str) -> str:
     """The output without what differs by design: the port (and so the signatures, which
     hash the host, and the order of clusters tied on count), and times."""
-    text = re.sub(r"127\.0\.0\.1:\d+", "HOST", text)
+    text = re.sub(r"127\\?\.0\\?\.0\\?\.1:\d+", "HOST", text)  # also as a regex
     text = re.sub(r"\b[0-9a-f]{40}\b", "SIG", text)
     text = re.sub(r"\d{4}-\d\d-\d\dT[\d:]+[+-]\d\d:\d\d", "TIME", text)
     return re.sub(r'"detectedAt": \d+', '"detectedAt": T', text)
