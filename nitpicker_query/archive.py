@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import cache, locks
+from . import cache, format013, locks
 from .exceptions import (
     ArchiveChanged,
     ArchiveNotFound,
@@ -32,7 +32,7 @@ from .exceptions import (
     QueryTimeout,
     UnsupportedFormat,
 )
-from .format import FORMAT_TABLES, check_version
+from .format import FIRST_013, FORMAT_013_TABLES, FORMAT_TABLES, check_version, parse_version
 
 COUNT_CACHE_SIZE = 512
 DEFAULT_QUERY_TIMEOUT = 60.0
@@ -138,6 +138,7 @@ class Archive:
             self._owned_dirs.append(private)
         self._counts: OrderedDict[tuple[str, tuple[Any, ...]], int] = OrderedDict()
         self._tables: frozenset[str] = frozenset()
+        self._views: frozenset[str] = frozenset()  # format 0.13: the 0.10 names as views
         self._columns: dict[str, tuple[str, ...]] = {}
         try:
             with database_errors(self):
@@ -158,6 +159,7 @@ class Archive:
         try:
             conn = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
             conn.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)
+            self._present(conn)
             conn.execute("PRAGMA query_only = ON")
             conn.execute("PRAGMA cache_size = -65536")
             conn.execute("PRAGMA mmap_size = 268435456")
@@ -171,6 +173,42 @@ class Archive:
         with self._lock:
             self._connections.append(conn)
         return conn
+
+    def _present(self, conn: sqlite3.Connection) -> None:
+        """On a format-0.13 database, create the 0.10-shaped TEMP views every query reads
+        (:mod:`nitpicker_query.format013`), before ``query_only`` forbids them."""
+        main = frozenset(str(r[0]) for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        if not format013.is_013(main):
+            return
+        try:
+            version = conn.execute("SELECT version FROM info ORDER BY id LIMIT 1").fetchone()
+        except sqlite3.Error:
+            return  # no info table: _validate says so
+        if version is None or parse_version(str(version[0])) < FIRST_013:
+            return
+        self._check_kinds_013(conn)
+        try:
+            self._views = format013.present(conn, main)
+        except sqlite3.Error as exc:
+            raise NotAnArchive(f"Not a Nitpicker archive database (format 0.13 tables do "
+                               f"not read: {exc}): {self.path.name}", self.path) from exc
+
+    def _check_kinds_013(self, conn: sqlite3.Connection) -> None:
+        """The 0.13 tables the views read must be plain tables with the columns the views
+        name (checked before any view exists: a view in their place could be endless)."""
+        objects = conn.execute("SELECT name, type, coalesce(sql, '') FROM sqlite_master "
+                               "WHERE type IN ('table', 'view')").fetchall()
+        self._check_kinds([tuple(o) for o in objects], FORMAT_013_TABLES)
+        present = {str(o[0]) for o in objects if o[1] == "table"}
+        for name, needed in FORMAT_013_TABLES.items():
+            if name not in present:
+                continue
+            have = {str(r[1]) for r in conn.execute(f'PRAGMA table_info("{name}")')}
+            missing = [c for c in needed if c not in have]
+            if missing:
+                raise NotAnArchive(f"Not a Nitpicker archive database (table {name} lacks "
+                                   f"column {missing[0]}): {self.path.name}", self.path)
 
     def _past_deadline(self) -> int:
         """SQLite's progress handler: non-zero interrupts the running statement."""
@@ -257,7 +295,7 @@ class Archive:
                 f"database: {exc}): {display}", self.path,
             ) from exc
         self._tables = frozenset(name for name, kind, _ in objects if kind == "table")
-        self._check_kinds(objects)
+        self._check_kinds(objects, FORMAT_TABLES)
         if "info" not in self._tables:
             raise NotAnArchive(
                 f"Not a Nitpicker archive database (no info table): {display}", self.path
@@ -276,7 +314,15 @@ class Archive:
         assert row is not None
         self.version: str = str(row["version"]) if row["version"] is not None else ""
         check_version(row["version"], str(self.path))
-        if "pages" not in self._tables or "meta_extras" not in self.columns("pages"):
+        self.format = "0.13" if parse_version(self.version) >= FIRST_013 else "0.10"
+        if self.format == "0.13":
+            if "pages" not in self._views:
+                raise UnsupportedFormat(
+                    f"Archive claims format {self.version} but lacks the 0.13 tables "
+                    f"(content_items, url_refs, page_meta, text_refs …): {display}",
+                    found=self.version, supported="0.13.x", reason="unknown", path=self.path)
+            self._tables = self._tables | self._views
+        elif "pages" not in self._tables or "meta_extras" not in self.columns("pages"):
             raise UnsupportedFormat(
                 f"Archive claims format {self.version} but lacks the 0.10 tables: {display}",
                 found=self.version, supported="0.10.x", reason="unknown", path=self.path,
@@ -286,13 +332,14 @@ class Archive:
         self.base_url: str | None = row["baseUrl"] if "baseUrl" in info_columns else None
         self.info: dict[str, Any] = dict(row)
 
-    def _check_kinds(self, objects: list[tuple[Any, ...]]) -> None:
-        """The format's tables (format.FORMAT_TABLES) must be plain tables, checked before
-        any of them is read: a view named ``anchors`` over an endless recursive CTE would
-        hang every links query; a virtual table needs a module we do not load.
+    def _check_kinds(self, objects: list[tuple[Any, ...]], names: dict[str, Any]) -> None:
+        """The format's tables (``names``: FORMAT_TABLES, FORMAT_013_TABLES) must be plain
+        tables, checked before any of them is read: a view named ``anchors`` over an
+        endless recursive CTE would hang every links query; a virtual table needs a
+        module we do not load.
         ``objects``: ``(name, type, sql)`` of every table and view in ``sqlite_master``."""
         for name, kind, sql in objects:
-            if name in FORMAT_TABLES and (
+            if name in names and (
                     kind != "table" or str(sql).lstrip().upper().startswith("CREATE VIRTUAL")):
                 what = "a view" if kind == "view" else "a virtual table"
                 raise NotAnArchive(f"Not a Nitpicker archive database (table {name} is "
@@ -301,8 +348,10 @@ class Archive:
     def _check_columns(self) -> None:
         """Each present format table has the columns queries cannot do without."""
         for name, needed in FORMAT_TABLES.items():
-            if name not in self._tables:
+            if name not in self._tables or name in self._views:
                 continue
+            if self.format == "0.13" and name == "dedupe_cap_events":
+                needed = FORMAT_013_TABLES[name]  # upstream's columns; ours are optional
             try:
                 have = set(self.columns(name))
             except sqlite3.Error as exc:

@@ -23,9 +23,12 @@ from .exceptions import UnsupportedFormat
 FORMAT_VERSION = "0.10.0"
 """The format version our writer stores in ``info.version``."""
 
-SUPPORTED_FAMILY = "0.10.x"
+SUPPORTED_FAMILY = "0.10.x or 0.13.x"
 _OLDEST = (0, 10, 0)
-_FIRST_TOO_NEW = (0, 13, 0)
+FIRST_013 = (0, 13, 0)
+"""The first version with upstream's "Phase 6" layout (``content_items`` …): read through
+the views of :mod:`nitpicker_query.format013`."""
+_FIRST_TOO_NEW = (0, 14, 0)
 
 
 def parse_version(text: str) -> tuple[int, int, int]:
@@ -49,7 +52,11 @@ def parse_version(text: str) -> tuple[int, int, int]:
 
 
 def check_version(found: str | None, path: str | None = None) -> None:
-    """Raise :class:`UnsupportedFormat` unless ``0.10.0 <= found < 0.13.0``.
+    """Raise :class:`UnsupportedFormat` unless ``0.10.0 <= found < 0.14.0``.
+
+    ``0.10`` … ``0.12`` are the 0.10 layout (upstream 0.10 – 0.12.x wrote it); ``0.13.x``
+    is upstream's current layout (every release since 0.13.0, 2026-07-21, writes
+    ``0.13.0``); a later number is a layout this tool has not seen.
 
     Messages follow docs/archive-format.md: they name the version found and what we read.
     """
@@ -65,14 +72,14 @@ def check_version(found: str | None, path: str | None = None) -> None:
         shown, stem = shlex.quote(name), name.removesuffix(".nitpicker")
         raise UnsupportedFormat(
             f"Archive uses Nitpicker format {found}; this tool reads format {SUPPORTED_FAMILY} "
-            f"(written by nitpicker 0.11–0.12). Upgrade it with: nitpicker-crawl upgrade "
+            f"(written by nitpicker 0.11 and later). Upgrade it with: nitpicker-crawl upgrade "
             f"{shown} -o {shlex.quote(stem + '-0.10.nitpicker')}",
             found=str(found), supported=SUPPORTED_FAMILY, reason="too-old", path=path,
         )
     if version >= _FIRST_TOO_NEW:
         raise UnsupportedFormat(
             f"Archive uses Nitpicker format {found}; this tool reads format {SUPPORTED_FAMILY} "
-            "only. Archives from nitpicker 0.13 or later are not supported yet.",
+            "only; a newer nitpicker-query may read it.",
             found=str(found), supported=SUPPORTED_FAMILY, reason="too-new", path=path,
         )
 
@@ -328,6 +335,39 @@ archive where one of these names is a view or a virtual table (a view can be an 
 recursive query; a virtual table needs code we do not load) or lacks one of its columns.
 ``info`` and ``pages`` must exist; the others are optional."""
 
+
+FORMAT_013_TABLES: dict[str, tuple[str, ...]] = {
+    "content_items": ("id", "url_id", "is_external", "scraped", "is_target", "status",
+                      "status_text", "content_type_id", "content_length", "header_set_id",
+                      "redirect_dest_id", "source", "first_crawled_at", "last_crawled_at",
+                      "crawl_order", "is_skipped", "skip_reason"),
+    "url_refs": ("id", "url"),
+    "text_refs": ("id", "text"),
+    "content_type_refs": ("id", "raw"),
+    "json_refs": ("id", "json_text", "codec"),
+    "page_meta": ("page_id",),
+    "header_set_entries": ("header_set_id", "name_id", "occurrence", "value_id"),
+    "header_name_refs": ("id", "name"),
+    "header_value_refs": ("id", "value"),
+    "anchor_edges": ("id", "page_id", "href_page_id", "count", "first_hash",
+                     "first_text_id"),
+    "image_items": ("id", "page_id", "src_url_id", "current_src_url_id", "alt_text_id",
+                    "width", "height", "natural_width", "natural_height", "is_lazy",
+                    "viewport_width"),
+    "resource_items": ("id", "url_id", "is_external", "status", "status_text",
+                       "content_type_id", "content_length", "header_set_id", "compress",
+                       "cdn", "source"),
+    "resource_ref_edges": ("resource_id", "page_id"),
+    "page_technologies": ("id", "pageId", "technology", "category", "version",
+                          "confidence"),
+    "technology_signals": ("pageId", "technology", "signalType"),
+    "dedupe_cap_events": ("id", "shape_key", "sample_url", "detected_at"),
+}
+"""Format 0.13's tables that :mod:`nitpicker_query.format013` reads (docs/archive-format.md,
+"Format 0.13"), with the columns its views name. Columns upstream's writer adds only
+when it opens an archive (``alias_of_id``, ``body_hash`` …) are optional and read as
+NULL where missing; ``page_meta``'s meta columns likewise. As for 0.10, a name here
+that is a view or a virtual table is refused."""
 
 def dedupe_cap_events_ddl() -> str:
     """``create table`` for ``dedupe_cap_events``, rendered knex-style."""

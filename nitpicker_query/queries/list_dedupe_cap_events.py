@@ -141,6 +141,10 @@ def _items(a: Archive, rows: list[dict[str, Any]], *, first_only: bool = False
         if isinstance(signals, dict) and signals.get("key") in ("repeat", "declared", "copy",
                                                                  "view"):
             count = _shape_captured(a, r, signals)
+        elif r.get("signature") is None and "dedupeCapEventId" in a.columns("pages"):
+            # an event of upstream's own crawler (format 0.13): the rows it marked
+            count = a.count("SELECT count(*) FROM pages WHERE dedupeCapEventId = ?",
+                            (r["id"],))
         result[key if first_only else str(r["id"])] = event_item(r, count, archived)
     return result
 

@@ -187,10 +187,11 @@ def _with_version(tmp_path: Path, version: str | None) -> Path:
 @pytest.mark.parametrize(
     ("version", "reason", "text"),
     [
-        ("0.9.0", "too-old", "Archive uses Nitpicker format 0.9.0; this tool reads format 0.10.x"),
+        ("0.9.0", "too-old", "Archive uses Nitpicker format 0.9.0; this tool reads format "
+                             "0.10.x or 0.13.x (written by nitpicker 0.11 and later)"),
         ("0.4.4", "too-old", "format 0.4.4"),
-        ("0.13.0", "too-new", "Archive uses Nitpicker format 0.13.0; this tool reads format "
-                              "0.10.x only"),
+        ("0.14.0", "too-new", "Archive uses Nitpicker format 0.14.0; this tool reads format "
+                              "0.10.x or 0.13.x only; a newer nitpicker-query may read it"),
         ("", "unknown", "Archive format is unknown"),
         (None, "unknown", "Archive format is unknown"),
     ],

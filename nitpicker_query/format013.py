@@ -1,0 +1,271 @@
+"""Reading upstream's format 0.13.0: the 0.13 tables presented as the 0.10 tables.
+
+Format 0.13 (upstream 0.13.0 … newest; docs/archive-format.md, "Format 0.13") splits a
+page row into ``content_items`` + ``page_meta`` + ``url_refs``, stores every text once in
+``text_refs``, decomposes headers into ``header_*`` tables and keeps one anchor row per
+(page, target) pair with a count. Rather than a second copy of every query, a 0.13
+archive is given, on each read-only connection, ``TEMP`` views with the 0.10 names and
+columns (``pages``, ``anchors``, ``images``, ``resources``, ``resources-referrers`` and,
+in archives of the newest build, ``page_tags``). Every query then has one definition
+and reads both formats; SQLite flattens the views into each query, and a ``LEFT JOIN``
+on a primary key whose columns a query does not use is dropped from its plan, so a
+query pays only for the columns it reads.
+
+The views are created in the connection's ``temp`` schema before ``query_only`` is set:
+nothing is written to the archive, whose bytes stay as they were.
+
+Where 0.13 cannot express a 0.10 value, the view says NULL (docs/archive-format.md):
+an anchor pair counted ``n`` times is ``n`` rows of which only the first has its text
+and fragment; an image has no ``sourceCode``; an image whose ``src`` was a long
+``data:`` URI (kept in ``blob_refs``) has a NULL ``src``. Where 0.13 holds more, the
+views add columns the queries may read when present: ``pages.body_hash``,
+``pages.aliasOfId``, ``pages.dedupeCapEventId``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+import zstandard
+
+MAX_ANCHOR_INSTANCES = 10_000
+"""Rows an ``anchor_edges`` pair expands to at most: ``count`` comes from a stranger's
+file, and a pair of ten thousand links on one page is already past any real page."""
+
+JSON_LIMIT = 4 * 1024 * 1024
+"""Most bytes of one ``json_refs`` payload decompressed (``meta_extras``): a zstd frame
+of a few kilobytes can hold gigabytes."""
+
+SEQUENCE_TABLE = "_np_instances"
+
+
+def is_013(tables: frozenset[str]) -> bool:
+    """A 0.13 database: ``content_items`` and its sentinel ``url_refs`` (upstream creates
+    the ref tables first, ``url_refs`` among them)."""
+    return "content_items" in tables and "url_refs" in tables
+
+
+def _json_text(body: object, codec: object) -> str | None:
+    """``json_refs.json_text`` as text (SQL function ``np_json``): zstd or plain."""
+    if body is None:
+        return None
+    if isinstance(body, str):
+        return body
+    if not isinstance(body, bytes | bytearray | memoryview):
+        return None
+    raw = bytes(body)
+    if codec == "zstd":
+        try:
+            raw = zstandard.ZstdDecompressor().stream_reader(raw).read(JSON_LIMIT + 1)
+        except zstandard.ZstdError:
+            return None
+        if len(raw) > JSON_LIMIT:
+            return None
+    return raw.decode("utf-8", errors="replace")
+
+
+def _headers(table: str, alias: str) -> str:
+    """A correlated sub-select rebuilding the 0.10 ``responseHeaders`` JSON object of
+    ``alias.header_set_id``: lower-cased names; a name sent several times (set-cookie)
+    becomes an array in occurrence order, as upstream's writer received it."""
+    return (
+        "(SELECT json_group_object(n, CASE WHEN k = 1 THEN v ELSE json(vs) END) FROM ("
+        "SELECT hn.name AS n, count(*) AS k, min(hv.value) AS v, "
+        "json_group_array(hv.value) AS vs FROM (SELECT * FROM header_set_entries e "
+        f"WHERE e.header_set_id = {alias}.header_set_id ORDER BY e.name_id, e.occurrence) e "
+        "JOIN header_name_refs hn ON hn.id = e.name_id "
+        "JOIN header_value_refs hv ON hv.id = e.value_id GROUP BY hn.name ORDER BY hn.name))"
+    )
+
+
+_TEXTS = (  # 0.10 column, page_meta text id column
+    ("title", "title_text_id"), ("description", "description_text_id"),
+    ("keywords", "keywords_text_id"), ("robots_raw", "robots_raw_text_id"),
+    ("og_title", "og_title_text_id"), ("og_description", "og_description_text_id"),
+    ("twitter_title", "twitter_title_text_id"),
+    ("twitter_description", "twitter_description_text_id"),
+)
+_URLS = (  # 0.10 column, page_meta url id column
+    ("canonical", "canonical_url_id"), ("amphtml", "amphtml_url_id"),
+    ("manifest", "manifest_url_id"), ("icon_href", "icon_url_id"),
+    ("appleTouchIcon_href", "apple_touch_icon_url_id"), ("og_url", "og_url_id"),
+    ("og_image", "og_image_url_id"), ("twitter_image", "twitter_image_url_id"),
+)
+_PLAIN = (  # 0.10 column, page_meta column
+    ("lang", "lang"), ("dir", "dir"), ("charset", "charset"), ("baseHref", "base_href"),
+    ("viewport_raw", "viewport_raw"), ("themeColor", "theme_color"),
+    ("applicationName", "application_name"), ("author", "author"),
+    ("generator", "generator"), ("publisher", "publisher"),
+    ("robots_noindex", "robots_noindex"), ("robots_nofollow", "robots_nofollow"),
+    ("robots_noarchive", "robots_noarchive"), ("robots_noimageindex", "robots_noimageindex"),
+    ("googlebot", "googlebot"), ("og_type", "og_type"), ("og_site_name", "og_site_name"),
+    ("og_image_alt", "og_image_alt"), ("og_image_width", "og_image_width"),
+    ("og_image_height", "og_image_height"), ("og_locale", "og_locale"),
+    ("og_article_published_time", "og_article_published_time"),
+    ("og_article_modified_time", "og_article_modified_time"),
+    ("twitter_card", "twitter_card"), ("twitter_site", "twitter_site"),
+    ("twitter_creator", "twitter_creator"), ("fb_app_id", "fb_app_id"),
+    ("verification_google", "verification_google"),
+    ("formatDetection_telephone", "format_detection_telephone"),
+    ("tag_count", "tag_count"), ("jsonld_count", "jsonld_count"),
+    ("tags_providers_csv", "tags_providers_csv"),
+)
+
+
+def _pages_view(have: Callable[[str, str], bool]) -> str:
+    """``pages``: one row per ``content_items`` row, its meta joined in.
+
+    ``redirectDestId`` is the redirect target, or for an alias row (``alias_of_id``: the
+    same page under another URL, such as ``/index.html`` of ``/``) the page it is an
+    alias of — upstream's readers leave aliases out of page lists as they do redirect
+    sources, and so do our queries. Columns an older 0.13 archive lacks (the writer adds
+    them when it opens an archive; a read-only open does not) read as NULL.
+    """
+    def ci(col: str) -> str:
+        return f"ci.{col}" if have("content_items", col) else "NULL"
+
+    def pm(col: str) -> str:
+        return f"pm.{col}" if have("page_meta", col) else "NULL"
+
+    alias = ci("alias_of_id")
+    cols = [
+        "ci.id AS id", "ur.url AS url",
+        f"coalesce(ci.redirect_dest_id, {alias}) AS redirectDestId",
+        "ci.scraped AS scraped", "ci.is_target AS isTarget", "ci.is_external AS isExternal",
+        "ci.status AS status", "ci.status_text AS statusText", "ctr.raw AS contentType",
+        "ci.content_length AS contentLength",
+        f"{_headers('content_items', 'ci')} AS responseHeaders",
+    ]
+    joins = [
+        "FROM content_items ci JOIN url_refs ur ON ur.id = ci.url_id",
+        "LEFT JOIN content_type_refs ctr ON ctr.id = ci.content_type_id",
+        "LEFT JOIN page_meta pm ON pm.page_id = ci.id",
+    ]
+    for name, col in _TEXTS:
+        if have("page_meta", col):
+            cols.append(f"t_{name}.text AS {name}")
+            joins.append(f"LEFT JOIN text_refs t_{name} ON t_{name}.id = pm.{col}")
+        else:
+            cols.append(f"NULL AS {name}")
+    for name, col in _URLS:
+        if have("page_meta", col):
+            cols.append(f"u_{name}.url AS {name}")
+            joins.append(f"LEFT JOIN url_refs u_{name} ON u_{name}.id = pm.{col}")
+        else:
+            cols.append(f"NULL AS {name}")
+    cols += [f"{pm(col)} AS {name}" for name, col in _PLAIN]
+    if have("page_meta", "meta_extras_json_id"):
+        cols.append("np_json(jr.json_text, jr.codec) AS meta_extras")
+        joins.append("LEFT JOIN json_refs jr ON jr.id = pm.meta_extras_json_id")
+    else:
+        cols.append("NULL AS meta_extras")
+    cols += [
+        "ci.first_crawled_at AS firstCrawledAt", "ci.last_crawled_at AS lastCrawledAt",
+        "ci.is_skipped AS isSkipped", "ci.skip_reason AS skipReason",
+        'ci.crawl_order AS "order"', "ci.source AS source",
+        f"{pm('body_hash')} AS body_hash", f"{alias} AS aliasOfId",
+        f"{ci('dedupe_cap_event_id')} AS dedupeCapEventId",
+    ]
+    return "CREATE TEMP VIEW pages AS SELECT " + ", ".join(cols) + " " + " ".join(joins)
+
+
+def _anchors_view() -> str:
+    """``anchors``: a pair counted ``n`` times is ``n`` rows (the counts and lists of
+    0.10 hold), the first with the pair's text and fragment, the others with NULL."""
+    return (
+        "CREATE TEMP VIEW anchors AS SELECT ae.id * 16384 + s.n AS id, "
+        "ae.page_id AS pageId, ae.href_page_id AS hrefId, "
+        "CASE WHEN s.n = 1 THEN ae.first_hash END AS hash, "
+        "CASE WHEN s.n = 1 THEN tr.text END AS textContent "
+        f"FROM anchor_edges ae JOIN temp.{SEQUENCE_TABLE} s ON s.n <= ae.count "
+        "LEFT JOIN text_refs tr ON tr.id = ae.first_text_id"
+    )
+
+
+def _images_view() -> str:
+    """``images``: ``image_items`` with their URLs and alt text; no ``sourceCode``."""
+    return (
+        "CREATE TEMP VIEW images AS SELECT ii.id AS id, ii.page_id AS pageId, "
+        "su.url AS src, cu.url AS currentSrc, alt.text AS alt, ii.width AS width, "
+        "ii.height AS height, ii.natural_width AS naturalWidth, "
+        "ii.natural_height AS naturalHeight, ii.is_lazy AS isLazy, "
+        "ii.viewport_width AS viewportWidth, NULL AS sourceCode "
+        "FROM image_items ii LEFT JOIN url_refs su ON su.id = ii.src_url_id "
+        "LEFT JOIN url_refs cu ON cu.id = ii.current_src_url_id "
+        "LEFT JOIN text_refs alt ON alt.id = ii.alt_text_id"
+    )
+
+
+def _resources_views() -> tuple[str, str]:
+    return (
+        "CREATE TEMP VIEW resources AS SELECT ri.id AS id, ru.url AS url, "
+        "ri.is_external AS isExternal, ri.status AS status, ri.status_text AS statusText, "
+        "ctr.raw AS contentType, ri.content_length AS contentLength, "
+        "ri.compress AS compress, ri.cdn AS cdn, "
+        f"{_headers('resource_items', 'ri')} AS responseHeaders, ri.source AS source "
+        "FROM resource_items ri JOIN url_refs ru ON ru.id = ri.url_id "
+        "LEFT JOIN content_type_refs ctr ON ctr.id = ri.content_type_id",
+        'CREATE TEMP VIEW "resources-referrers" AS SELECT NULL AS id, '
+        "rr.resource_id AS resourceId, rr.page_id AS pageId FROM resource_ref_edges rr",
+    )
+
+
+def _page_tags_view() -> str:
+    """``page_tags`` of the newest build, from ``page_technologies``: the technology is
+    the provider, its signal types the sources; no container id (``externalId``)."""
+    return (
+        "CREATE TEMP VIEW page_tags AS SELECT pt.id AS id, pt.pageId AS pageId, "
+        "pt.technology AS provider, pt.category AS category, NULL AS externalId, "
+        "pt.version AS version, pt.confidence AS confidence, "
+        "CASE WHEN pt.category IS NULL THEN '[]' ELSE json_array(pt.category) END "
+        "AS categories, (SELECT json_group_array(DISTINCT ts.signalType) FROM "
+        "technology_signals ts WHERE ts.pageId = pt.pageId AND ts.technology = "
+        "pt.technology) AS sources FROM page_technologies pt"
+    )
+
+
+VIEWS = ("pages", "anchors", "images", "resources", "resources-referrers", "page_tags")
+"""The 0.10 names a 0.13 archive is read through (``page_tags`` only where the archive
+has ``page_technologies`` and no ``page_tags`` of its own)."""
+
+
+def present(conn: sqlite3.Connection, tables: frozenset[str]) -> frozenset[str]:
+    """Create the 0.10-shaped TEMP views on ``conn``; return the names created.
+
+    Must run before ``PRAGMA query_only`` (which refuses even TEMP objects). A table a
+    view reads that the archive lacks leaves that view out: a query then sees the 0.10
+    table as absent, as it would in a 0.10 archive without it.
+    """
+    conn.create_function("np_json", 2, _json_text, deterministic=True)
+    columns: dict[str, frozenset[str]] = {}
+
+    def have(table: str, col: str) -> bool:
+        if table not in columns:
+            rows = conn.execute(f'PRAGMA table_info("{table}")').fetchall()
+            columns[table] = frozenset(str(r[1]) for r in rows)
+        return col in columns[table]
+
+    header_tables = {"header_set_entries", "header_name_refs", "header_value_refs"}
+    if not header_tables <= tables:
+        return frozenset()
+    conn.execute(f"CREATE TEMP TABLE {SEQUENCE_TABLE} (n INTEGER PRIMARY KEY)")
+    conn.execute(f"WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < "
+                 f"{MAX_ANCHOR_INSTANCES}) INSERT INTO temp.{SEQUENCE_TABLE} SELECT n FROM s")
+    made = set()
+    wanted: list[tuple[str, set[str], str]] = [
+        ("pages", {"page_meta", "content_type_refs", "text_refs", "json_refs"},
+         _pages_view(have)),
+        ("anchors", {"anchor_edges", "text_refs"}, _anchors_view()),
+        ("images", {"image_items", "text_refs"}, _images_view()),
+        ("resources", {"resource_items", "content_type_refs"}, _resources_views()[0]),
+        ("resources-referrers", {"resource_ref_edges"}, _resources_views()[1]),
+    ]
+    if "page_tags" not in tables:
+        wanted.append(("page_tags", {"page_technologies", "technology_signals"},
+                       _page_tags_view()))
+    for name, needs, sql in wanted:
+        if needs <= tables:
+            conn.execute(sql)
+            made.add(name)
+    return frozenset(made)
