@@ -46,8 +46,9 @@ def is_013(tables: frozenset[str]) -> bool:
     return "content_items" in tables and "url_refs" in tables
 
 
-def _json_text(body: object, codec: object) -> str | None:
-    """``json_refs.json_text`` as text (SQL function ``np_json``): zstd or plain."""
+def json_text(body: object, codec: object) -> str | None:
+    """A zstd-or-plain JSON payload as text (``json_refs.json_text``: SQL function
+    ``np_json``; ``page_template_clusters.reason_json``), None when it does not decode."""
     if body is None:
         return None
     if isinstance(body, str):
@@ -237,7 +238,7 @@ def present(conn: sqlite3.Connection, tables: frozenset[str]) -> frozenset[str]:
     view reads that the archive lacks leaves that view out: a query then sees the 0.10
     table as absent, as it would in a 0.10 archive without it.
     """
-    conn.create_function("np_json", 2, _json_text, deterministic=True)
+    conn.create_function("np_json", 2, json_text, deterministic=True)
     columns: dict[str, frozenset[str]] = {}
 
     def have(table: str, col: str) -> bool:

@@ -30,7 +30,9 @@ from .archive import Archive
 from .clusters import clusters
 from .exceptions import NotAnArchive
 from .format import strict_page
+from .format013 import json_text
 from .html_codec import decode_html
+from .queries._common import json_object
 from .queries.list_dedupe_cap_events import event_ids_by_signature
 
 HTML_LIMIT = 4 * 1024 * 1024
@@ -140,20 +142,48 @@ def _pages(a: Archive, rows: list[tuple[int, str, Any]], taken: list[tuple[int, 
                    "stylesheetHrefs": stylesheet_paths(text, url)}
 
 
+def _stored(a: Archive) -> tuple[list[tuple[int, str]], list[str],
+                                 dict[str, dict[str, Any]]] | None:
+    """The template of each page as the archive stores it (format 0.13's
+    ``page_templates``, written by upstream's crawler), or None where it stores none:
+    reading it costs one query where clustering reads every snapshot. Each cluster's
+    reasons are upstream's own (``page_template_clusters.reason_json``), under
+    ``stored``."""
+    if not a.has_table("page_templates"):
+        return None
+    rows = a.rows(f"SELECT p.id, p.url, t.template_key FROM page_templates t JOIN pages p "
+                  f"ON p.id = t.page_id WHERE {strict_page('p')} ORDER BY p.id")
+    if not rows:
+        return None
+    reasons: dict[str, dict[str, Any]] = {}
+    if a.has_table("page_template_clusters"):
+        for key, body, codec in a.rows("SELECT template_key, reason_json, codec FROM "
+                                       "page_template_clusters"):
+            parsed = json_object(json_text(body, codec))
+            reasons[str(key)] = {"stored": parsed} if parsed else {}
+    return ([(int(i), str(u)) for i, u, _k in rows], [str(k) for _i, _u, k in rows],
+            reasons)
+
+
 def _compute(a: Archive) -> TemplateIndex:
-    if not (a.has_table("page_html_ref") and a.has_table("page_html_blobs")):
-        rows: list[tuple[int, str, Any]] = []
-    else:
-        rows = [(int(i), str(u), h) for i, u, h in a.rows(
-            f"SELECT p.id, p.url, r.hash FROM pages p JOIN page_html_ref r ON r.page_id = p.id "
-            f"WHERE {strict_page('p')} AND EXISTS (SELECT 1 FROM page_html_blobs b "
-            f"WHERE b.hash = r.hash) ORDER BY p.id")]
     total = a.count(f"SELECT count(*) FROM pages p WHERE {strict_page('p')}")
-    taken: list[tuple[int, str]] = []
-    result = page_cluster.resolve(_pages(a, rows, taken))
+    stored = _stored(a)
+    if stored is not None:
+        taken, keys, reasons = stored
+    else:
+        if not (a.has_table("page_html_ref") and a.has_table("page_html_blobs")):
+            rows: list[tuple[int, str, Any]] = []
+        else:
+            rows = [(int(i), str(u), h) for i, u, h in a.rows(
+                f"SELECT p.id, p.url, r.hash FROM pages p JOIN page_html_ref r ON "
+                f"r.page_id = p.id WHERE {strict_page('p')} AND EXISTS (SELECT 1 FROM "
+                f"page_html_blobs b WHERE b.hash = r.hash) ORDER BY p.id")]
+        taken = []
+        result = page_cluster.resolve(_pages(a, rows, taken))
+        keys, reasons = result.keys, result.reasons
     members: dict[str, list[tuple[str, int]]] = {}
     of_page: dict[int, str] = {}
-    for (page_id, url), key in zip(taken, result.keys, strict=True):
+    for (page_id, url), key in zip(taken, keys, strict=True):
         members.setdefault(key, []).append((url, page_id))
         of_page[page_id] = key
     for listed in members.values():
@@ -172,7 +202,7 @@ def _compute(a: Archive) -> TemplateIndex:
     meta_overlap = {k: [(sig, n, sizes[sig], events.get(sig)) for sig, n in
                         sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))]
                     for k, c in overlap.items()}
-    return TemplateIndex(order, members, result.reasons, meta_overlap, len(taken),
+    return TemplateIndex(order, members, reasons, meta_overlap, len(taken),
                          max(0, total - len(taken)))
 
 

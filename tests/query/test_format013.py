@@ -223,3 +223,24 @@ def test_a_huge_anchor_count_is_bounded(tmp_path: Path) -> None:
     assert detail is not None
     assert detail["outboundLinksTotal"] == 10_000
     assert os.path.getsize(out) < 1_000_000
+
+
+def test_stored_templates_are_read_not_recomputed(tmp_path: Path) -> None:
+    """Upstream's crawler stores each page's template (``page_templates``): the clusters
+    are those, with upstream's reasons, although the archive holds no HTML at all."""
+    import zstandard
+
+    db = _site(tmp_path)
+    for page_id, key in ((1, "cluster:0"), (2, "cluster:1"), (3, "cluster:1")):
+        db.conn.execute("INSERT INTO page_templates VALUES (?, ?)", (page_id, key))
+    reason = zstandard.ZstdCompressor().compress(b'{"why": "same shell"}')
+    db.conn.execute("INSERT INTO page_template_clusters VALUES ('cluster:1', 2, ?, 'zstd', "
+                    "21, ?)", (reason, len(reason)))
+    out = db.tar(tmp_path / "templates.nitpicker")
+    items = q.get_template_clusters(out)["items"]
+    assert [(i["key"], i["count"], i["samplePages"]) for i in items] == [
+        ("cluster:1", 2, [f"{BASE}/a", f"{BASE}/b"]), ("cluster:0", 1, [BASE])]
+    assert items[0]["reasons"]["stored"] == {"why": "same shell"}
+    detail = q.get_template_cluster(out, key="cluster:1")
+    assert detail is not None
+    assert [m["title"] for m in detail["items"]] == ["Same title", "Same title"]
