@@ -56,11 +56,16 @@ MAX_BLOCK_CHARS = 300
 """Characters of one block hashed (a block is a line or a paragraph; a longer one is
 still told apart by its beginning)."""
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_BODY_OPEN = re.compile(r"<body(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.IGNORECASE)
-_INDEX_SUFFIX = re.compile(r"/index\.\w+", re.IGNORECASE | re.ASCII)
+# body_hash works on the UTF-8 bytes: every pattern is ASCII, a multi-byte character never
+# contains an ASCII byte, and bytes.lower() changes only A-Z — the same spans as on the text
+_BODY_OPEN = re.compile(rb"<body(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.IGNORECASE)
+_INDEX_SUFFIX = re.compile(rb"/index\.\w+", re.IGNORECASE)
 _DYNAMIC_ID = re.compile(r"[a-z0-9]{8,}", re.IGNORECASE | re.ASCII)
 MASK = "__MASKED_ID__"
+_MASK_BYTES = MASK.encode()
+_CLASSES = bytes(ord("a") if chr(b).isascii() and chr(b).isalpha() else
+                 ord("0") if chr(b).isdigit() and b < 128 else ord(" ") for b in range(256))
+"""Each byte as its class: ``a`` an ASCII letter, ``0`` an ASCII digit, space the rest."""
 
 _DROPPED = "script, style, noscript, template, svg, nav"
 _CHROME = "header, footer, aside"
@@ -88,15 +93,47 @@ def body_hash(html: str) -> bytes:
 
     Upstream's single pattern (an opening ``<body …>``, then greedily up to a ``</body>``)
     is evaluated in two linear steps: the first opening tag that has a ``</body>`` after
-    it, and the last ``</body>`` — the same span, without backtracking over megabytes."""
-    last = html.translate(_ASCII_LOWER).rfind("</body>")  # same length, unlike lower()
-    body = html
+    it, and the last ``</body>`` — the same span, without backtracking over megabytes.
+    The ids are masked on the UTF-8 bytes (:func:`_mask_bytes`), a hundred times faster
+    than a regular expression with a callback per run on a page of long words."""
+    data = html.encode("utf-8", "surrogatepass")
+    last = data.lower().rfind(b"</body>")
     if last >= 0:
-        m = _BODY_OPEN.search(html, 0, last)
+        m = _BODY_OPEN.search(data, 0, last)
         if m is not None:
-            body = html[m.end():last]
-    body = _INDEX_SUFFIX.sub("/", body)
-    return hashlib.sha256(mask_dynamic_ids(body).encode("utf-8", "surrogatepass")).digest()
+            data = data[m.end():last]
+    data = _INDEX_SUFFIX.sub(b"/", data)
+    return hashlib.sha256(_mask_bytes(data)).digest()
+
+
+def _mask_bytes(data: bytes) -> bytes:
+    """:func:`mask_dynamic_ids` on UTF-8 bytes, found without a regular expression.
+
+    A run of 8+ ASCII letters and digits that mixes both has a letter next to a digit
+    somewhere; the runs without such a pair are left as they are. So only the pairs are
+    looked for (``bytes.find`` on the bytes' classes), and each one's run is measured
+    from the spaces around it: Python runs once per mixed run, not once per word."""
+    classes = data.translate(_CLASSES)
+    letter_digit, digit_letter = classes.find(b"a0"), classes.find(b"0a")
+    if letter_digit < 0 and digit_letter < 0:
+        return data
+    out: list[bytes] = []
+    done, size = 0, len(classes)
+    while letter_digit >= 0 or digit_letter >= 0:
+        pair = letter_digit if digit_letter < 0 or 0 <= letter_digit < digit_letter \
+            else digit_letter
+        start = classes.rfind(b" ", 0, pair) + 1
+        end = classes.find(b" ", pair)
+        end = size if end < 0 else end
+        if end - start >= 8:
+            out += (data[done:start], _MASK_BYTES)
+            done = end
+        if 0 <= letter_digit < end:
+            letter_digit = classes.find(b"a0", end)
+        if 0 <= digit_letter < end:
+            digit_letter = classes.find(b"0a", end)
+    out.append(data[done:])
+    return b"".join(out)
 
 
 def _block_hash(text: str) -> int:

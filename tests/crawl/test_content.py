@@ -3,7 +3,13 @@ soft cap compares pages by."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+import string
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nitpicker_crawl.content import MAX_BLOCKS, body_hash, main_content, mask_dynamic_ids
 from page_cluster.nesting import parse_html
@@ -50,6 +56,38 @@ def test_body_hash_masks_ids_and_index_suffixes_both_ways() -> None:
     assert body_hash("<body>order 20240101</body>") != body_hash("<body>order 20240102</body>")
     assert body_hash("<body>id abc123x</body>") != body_hash("<body>id abc123y</body>")
     assert mask_dynamic_ids("id: a1b2c3d4 end") == "id: __MASKED_ID__ end"
+
+
+def _reference_body_hash(html: str) -> bytes:
+    """Upstream's algorithm as its regular expressions say it, on the text (the way
+    body_hash computed it before it worked on bytes; too slow for a whole crawl)."""
+    last = html.translate(str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+                          ).rfind("</body>")
+    body = html
+    if last >= 0:
+        m = re.compile(r"<body(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.IGNORECASE).search(
+            html, 0, last)
+        if m is not None:
+            body = html[m.end():last]
+    body = re.sub(r"/index\.\w+", "/", body, flags=re.IGNORECASE | re.ASCII)
+    return hashlib.sha256(mask_dynamic_ids(body).encode("utf-8", "surrogatepass")).digest()
+
+
+_PIECES = ["<body", "<BODY class='a>b'>", '<body data-x="1>2">', ">", "</body>", "</BoDy>",
+           "/index.", "/INDEX.html", "html", "a1", "1a", "abcd", "1234", "x", " ", "-", "é",
+           "\u212a", "\u0130", "_", "\ud800", "日本", "\n", "\"", "'", "Z9"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join) | st.text(max_size=80))
+def test_body_hash_on_bytes_equals_the_patterns_on_text(html: str) -> None:
+    assert body_hash(html) == _reference_body_hash(html)
+
+
+def test_body_hash_masks_mixed_runs_wherever_they_are() -> None:
+    for html in ("a1b2c3d4", "x abcdefg1 y", "<body>1234567a</body>", "a" * 7 + "1" * 7,
+                 "ab12cd34ef56 ab12 1234567890 abcdefghij 9f8e7d6c5b4a3", "é9abcdefgé"):
+        assert body_hash(html) == _reference_body_hash(html), html
 
 
 def _content(html: str, url: str = "https://example.com/list?page=9"):  # type: ignore[no-untyped-def]
