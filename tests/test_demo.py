@@ -40,6 +40,7 @@ def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return cwd, _demo(cwd, cwd / "one")
 
 
+@pytest.mark.slow  # runs make demo: a minute
 def test_demo_commands_work_from_where_it_ran(first: tuple[Path, str]) -> None:
     cwd, output = first
     commands = [line[2:] for line in output.splitlines() if line.startswith("$ ")]

@@ -85,6 +85,7 @@ def check_screen(screen: str, command: str) -> None:
             assert "…" not in above, f"{command}: a header was cut: {above}"
 
 
+@pytest.mark.slow  # a pty per example: 22 s
 def test_every_readme_example_fits_80_columns(capped_archive: Path) -> None:  # noqa: F811
     """Each example runs as written (exit 0, or 1 with one line when it names a page or
     cluster this crawl does not have: never a usage error, which would mean the README
@@ -170,6 +171,7 @@ def test_a_typo_gets_one_line_with_the_nearest_name(capped_archive: Path,  # noq
     assert r.returncode == 2 and r.stderr == line + "\n"
 
 
+@pytest.mark.slow  # a pty per sub-command: 26 s
 def test_help_fits_80_columns() -> None:
     """Every command's and sub-command's --help at 80 columns: no line wider, and an
     example too long for one line continues after a backslash, between arguments."""

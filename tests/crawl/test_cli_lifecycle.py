@@ -179,6 +179,7 @@ def test_a_site_smaller_than_max_pages_is_complete(tmp_path: Path, zoo: TrapZoo)
     assert q.get_summary(tmp_path / "blog.nitpicker")["crawl"]["stopReason"] == "complete"
 
 
+@pytest.mark.slow  # waits out a wedged page: 18 s
 def test_wedged_page_is_stored_as_it_stood_and_the_crawl_goes_on(tmp_path: Path,
                                                                   zoo: TrapZoo) -> None:
     """A script that never loads blocks the parser: at the deadline the page is read as

@@ -27,7 +27,8 @@ TRAPS = {
 PARALLELS = 4
 
 
-@pytest.fixture(params=["capped_plain", "capped_rendered"])
+@pytest.fixture(params=["capped_plain",  # rendered: make test-slow (the crawl takes 45 s)
+                        pytest.param("capped_rendered", marks=pytest.mark.slow)])
 def crawl(request: pytest.FixtureRequest) -> Crawl:
     result: Crawl = request.getfixturevalue(request.param)
     return result

@@ -26,7 +26,8 @@ def wild() -> Iterator[TrapZoo]:
 
 
 @pytest.fixture(scope="module", params=[
-    pytest.param((100, False), id="cap100"), pytest.param((20, False), id="cap20"),
+    pytest.param((100, False), id="cap100", marks=pytest.mark.slow),
+    pytest.param((20, False), id="cap20"),
     pytest.param((100, True), id="cap100-rendered", marks=pytest.mark.slow)])
 def capped(request: pytest.FixtureRequest, wild: TrapZoo,
            tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Crawl]:
@@ -153,6 +154,7 @@ def test_nofollow_is_recorded_not_followed(capped: tuple[int, Crawl], wild: Trap
     assert status[wild.url + "nofollow/rel-only/"] == (None, "nofollow")
 
 
+@pytest.mark.slow  # a crawl of its own: 12 s
 def test_follow_nofollow_follows_them_and_still_ends(wild: TrapZoo, tmp_path: Path) -> None:
     crawl = crawl_site(wild, tmp_path, "--dedupe-cap", "100", "--no-render", "--silent",
                        "--follow-nofollow")
@@ -162,6 +164,7 @@ def test_follow_nofollow_follows_them_and_still_ends(wild: TrapZoo, tmp_path: Pa
     assert not _rows(crawl.archive, "SELECT url FROM pages WHERE skipReason = 'nofollow'")
 
 
+@pytest.mark.slow  # a crawl of its own: 11 s
 def test_dedupe_allow_exempts_a_capped_section(wild: TrapZoo, tmp_path: Path) -> None:
     """``--dedupe-allow`` keeps a section out of the cap (here: the guide, capped above);
     ``--exclude`` then bounds the trap by hand, as docs/soft-cap.md describes."""

@@ -35,7 +35,8 @@ SECTIONS = {
 }
 
 
-@pytest.fixture(params=["capped_plain", "capped_rendered"])
+@pytest.fixture(params=["capped_plain",  # rendered: make test-slow (the crawl takes 45 s)
+                        pytest.param("capped_rendered", marks=pytest.mark.slow)])
 def crawl(request: pytest.FixtureRequest) -> Crawl:
     result: Crawl = request.getfixturevalue(request.param)
     return result

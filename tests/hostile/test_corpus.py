@@ -103,6 +103,7 @@ def _cli_case(case: Case) -> str | None:
     return None
 
 
+@pytest.mark.slow  # a process per case: 45 s (the library-level tests stay quick)
 def test_every_case_through_the_cli(corpus: tuple[Path, list[Case]]) -> None:
     directory, cases = corpus
     before = _tree(directory)

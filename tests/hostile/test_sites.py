@@ -151,12 +151,13 @@ def site() -> Iterator[HostileSite]:
 
 
 @pytest.fixture(scope="module", params=[
-    "no-render", pytest.param("rendered", marks=pytest.mark.slow)])
+    pytest.param("no-render", marks=pytest.mark.slow),
+    pytest.param("rendered", marks=pytest.mark.slow)])
 def whole(request: pytest.FixtureRequest, site: HostileSite,
           tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Run]:
-    """The whole hostile site crawled from ``/``, each mode once (rendered: 80 s, so in
-    ``make test-slow``; :func:`test_scripts_in_a_browser` keeps the browser's cases in
-    the quick suite)."""
+    """The whole hostile site crawled from ``/``, each mode once (30 s and 80 s, so in
+    ``make test-slow``; the tests below the whole-site ones keep single cases of each
+    kind in the quick suite)."""
     mode = request.param
     directory = tmp_path_factory.mktemp(f"hostile-{mode}")
     links = "120" if mode == "rendered" else "500"  # fan-out leaves: Chromium is slower
@@ -279,6 +280,7 @@ def test_what_the_hostile_pages_hold(whole: tuple[str, Run], site: HostileSite) 
         assert site.hits("/script/ping?n=1000") == 0
 
 
+@pytest.mark.slow  # 22 s
 def test_scripts_in_a_browser(site: HostileSite, tmp_path: Path) -> None:
     """Every case that misbehaves only in a browser, rendered: each costs its own page at
     most, the page stored is the URL's own, and the pages beside it render as usual."""
@@ -410,6 +412,7 @@ def _robots_crawl(mode: str, directory: Path) -> tuple[str, Run, dict[str, Any]]
         return mode, run, outcome
 
 
+@pytest.mark.slow  # 22 s
 def test_robots_txt_never_takes_the_site_down(tmp_path: Path) -> None:
     """Each way robots.txt can fail, as RFC 9309 says: the crawl goes on (4xx, garbage,
     too big, bombs, loops: everything allowed, noted), or — unreachable (5xx, too slow,

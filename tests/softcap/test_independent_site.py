@@ -21,7 +21,7 @@ from tests.softcap import independent_site as site
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))
 
 
-@pytest.mark.parametrize("cap", [pytest.param(20, id="cap20"),
+@pytest.mark.parametrize("cap", [pytest.param(20, id="cap20", marks=pytest.mark.slow),
                                  pytest.param(100, id="cap100", marks=pytest.mark.slow)])
 def test_capped_crawl_ends_with_every_legit_page(tmp_path: Path, cap: int) -> None:
     out = tmp_path / "site.nitpicker"
