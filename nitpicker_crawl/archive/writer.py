@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 import sqlite3
 import time
@@ -30,16 +31,18 @@ from typing import Any
 
 from nitpicker_query import extract, locks
 from nitpicker_query.archive import classify
-from nitpicker_query.exceptions import NitpickerError, NotAnArchive
+from nitpicker_query.exceptions import NitpickerError, NotAnArchive, UnsupportedFormat
 from nitpicker_query.format import (
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
     DEDUPE_CAP_EVENTS_INDEX,
+    FIRST_013,
     FORMAT_VERSION,
     PAGE_SIGNATURES_DDL,
     SCHEMA_DDL,
     check_version,
     dedupe_cap_events_ddl,
+    parse_version,
 )
 from nitpicker_query.html_codec import encode_html
 
@@ -214,6 +217,13 @@ class ArchiveWriter:
             finally:
                 conn.close()
             check_version(row[0] if row else None, str(src))
+            if parse_version(str(row[0])) >= FIRST_013:  # check_version let it through
+                stem = shlex.quote(src.name)
+                raise UnsupportedFormat(
+                    f"Archive uses Nitpicker format {row[0]}; --resume continues crawls in "
+                    f"format 0.10 only. Convert it first: nitpicker-crawl convert {stem} "
+                    "--to 0.10 -o OUT.nitpicker", found=str(row[0]), supported="0.10.x",
+                    reason="too-new", path=str(src))
             writer = cls(wd, out, _name_of(out))
             writer.extracted = mode != "stub"
         except BaseException:

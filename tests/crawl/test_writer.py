@@ -186,7 +186,9 @@ def test_resume_refuses_too_new(tmp_path: Path) -> None:
     w = _new(tmp_path)
     w.conn.execute("UPDATE info SET version = '0.13.0'")
     w.abandon()
-    with pytest.raises(q.UnsupportedFormat, match=r"0\.13\.0"):
+    with pytest.raises(q.UnsupportedFormat, match=r"format 0\.13\.0; --resume continues "
+                       r"crawls in format 0\.10 only\. Convert it first: nitpicker-crawl "
+                       r"convert .* --to 0\.10"):
         ArchiveWriter.resume(w.workdir)
     conn = sqlite3.connect(w.workdir / "db.sqlite")
     assert conn.execute("SELECT version FROM info").fetchone()[0] == "0.13.0"
