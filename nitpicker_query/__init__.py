@@ -1,4 +1,4 @@
-"""nitpicker_query: read-only queries over ``.nitpicker`` archives (format 0.10.x).
+"""nitpicker_query: read-only queries over ``.nitpicker`` archives (formats 0.10.x and 0.13.x).
 
 Open an archive once and pass it to any query function::
 

@@ -7,7 +7,7 @@ The tree::
     │   ├── ArchiveNotFound          the path does not exist or cannot be read
     │   ├── NotAnArchive             not a tar / no db.sqlite / not a nitpicker database
     │   ├── UnsafeArchive            a tar member would escape or is a link/device
-    │   ├── UnsupportedFormat        info.version outside 0.10.x (too old, too new, unknown)
+    │   ├── UnsupportedFormat        info.version outside 0.10.x–0.13.x (too old, too new, unknown)
     │   └── ArchiveBusy              a live process holds the lock we need
     ├── InvalidArgument              a query option is out of range or of the wrong kind
     └── NotFound                     a looked-up URL or signature is not in the archive
@@ -64,7 +64,7 @@ class ArchiveBusy(ArchiveError):
 
 
 class UnsupportedFormat(ArchiveError):
-    """``info.version`` is outside the supported 0.10 family.
+    """``info.version`` is outside what this tool reads (0.10.x–0.13.x).
 
     ``found`` is the version string (or None), ``supported`` the family we read, and
     ``reason`` one of ``too-old``, ``too-new``, ``unknown``.
