@@ -412,6 +412,10 @@ class _Build:
                  "LEFT JOIN temp._r r ON r.id = p.id "
                  "LEFT JOIN temp._ct ct ON ct.value = p.contentType "
                  "LEFT JOIN temp._h h ON h.json = p.responseHeaders ORDER BY p.id")
+        unknown_side = self.scalar("SELECT count(*) FROM src.pages WHERE isExternal IS NULL")
+        if unknown_side:
+            self.report.moved.append(f"{unknown_side} row(s) with isExternal unknown (NULL): "
+                                     "is_external 0, as format 0.13 requires a value")
         stamped = self.scalar("SELECT count(*) FROM src.pages p JOIN temp._r r ON r.id = p.id "
                               "WHERE p.status IS NULL OR p.status = -1")
         if stamped:
