@@ -48,6 +48,7 @@ examples:
   nitpicker-crawl https://example.com/ --no-render --exclude '/search,/tag/**'
   nitpicker-crawl --resume example.nitpicker   # continue it, with its options
   nitpicker-crawl upgrade old.nitpicker -o new.nitpicker   # upstream < 0.10
+  nitpicker-crawl convert site.nitpicker --to 0.13 -o site-0.13.nitpicker  # for upstream 0.13+
 
 --resume continues the crawl an archive (or an interrupted crawl's ._nitpicker-<name>
 directory) holds, with the options it was started with, and writes it back to the same
@@ -242,7 +243,7 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
 
 
 def _check_output(parser: argparse.ArgumentParser, output: Path, *, overwrite: bool,
-                  resumable: bool = True) -> None:
+                  resumable: bool = True, flag: str = "--overwrite") -> None:
     """Refuse an output that cannot be written before a single page is fetched."""
     shown = str(output)
     if output.suffix != ".nitpicker":
@@ -258,7 +259,7 @@ def _check_output(parser: argparse.ArgumentParser, output: Path, *, overwrite: b
     if output.is_dir():
         parser.error(f"-o {shown} is a directory")
     if output.exists() and not overwrite:
-        parser.error(f"-o {shown} exists; pass --overwrite to replace it"
+        parser.error(f"-o {shown} exists; pass {flag} to replace it"
                      + (f", or --resume {shlex.quote(shown)} to continue that crawl"
                         if resumable else ""))
 
@@ -398,10 +399,80 @@ def upgrade_main(argv: Sequence[str]) -> int:
     return 0
 
 
+CONVERT_DESCRIPTION = """\
+Rewrite an archive in the other format. --to 0.13 writes one of ours (format 0.10.0, a
+.nitpicker file or a crawl directory) as format 0.13.0, the only format upstream
+nitpicker 0.13 and later opens; --to 0.10 writes a format-0.13 archive as 0.10.0. Pages,
+links, images, resources and their ids are carried over (the counts are checked); what
+the other format cannot hold is listed on stderr. The input is never modified."""
+
+
+def build_convert_parser() -> argparse.ArgumentParser:
+    p = CliParser(prog=f"{PROG} convert", description=CONVERT_DESCRIPTION,
+                  formatter_class=argparse.RawDescriptionHelpFormatter,
+                  epilog="examples:\n"
+                  "  nitpicker-crawl convert site.nitpicker --to 0.13 -o site-0.13.nitpicker\n"
+                  "  nitpicker-crawl convert upstream.nitpicker --to 0.10 -o ours.nitpicker")
+    p.add_argument("archive", metavar="ARCHIVE",
+                   help="a .nitpicker file, or a crawl directory holding db.sqlite")
+    p.add_argument("--to", required=True, choices=("0.13", "0.10"),
+                   help="the format to write: 0.13 (upstream 0.13 and later) or 0.10 (ours, "
+                   "upstream 0.11-0.12)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.nitpicker",
+                   help="where to write the converted archive")
+    p.add_argument("--force", "--overwrite", dest="force", action="store_true",
+                   help="replace OUT.nitpicker if it exists (--overwrite, as for upgrade)")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return p
+
+
+def convert_main(argv: Sequence[str]) -> int:
+    """``nitpicker-crawl convert ARCHIVE --to {0.13,0.10} -o OUT [--force]``."""
+    from .convert import convert
+
+    parser = build_convert_parser()
+    args = parser.parse_args(argv)
+    source, output = Path(args.archive), Path(args.output)
+    _check_output(parser, output, overwrite=args.force, resumable=False, flag="--force")
+    with contextlib.suppress(OSError):
+        if source.exists() and output.exists() and source.samefile(output):
+            parser.error("-o must name another file: the archive converted is never modified")
+    tty = sys.stderr.isatty()
+    started = time.monotonic()
+
+    def say(line: str) -> None:
+        if tty:
+            print(f"\r\x1b[K{PROG}: convert: {escape(line)} "
+                  f"({time.monotonic() - started:.0f} s)", end="", file=sys.stderr, flush=True)
+
+    try:
+        report = convert(source, output, to=args.to, say=say)
+    except NitpickerError as exc:
+        if tty:
+            print("\r\x1b[K", end="", file=sys.stderr)
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: convert interrupted; nothing written", file=sys.stderr)
+        return 130
+    if tty:
+        print("\r\x1b[K", end="", file=sys.stderr)
+    for note in report.moved:
+        print(f"{PROG}: note: {escape(note)}", file=sys.stderr)
+    for note in report.notes:
+        print(f"{PROG}: not carried over: {escape(note)}", file=sys.stderr)
+    counts = ", ".join(f"{n} {table}" for table, n in report.counts.items())
+    print(f"{PROG}: converted {escape(source.name)} (format {escape(report.version)}) → "
+          f"{escape(str(output))} (format {'0.13.0' if args.to == '0.13' else '0.10.0'}) in "
+          f"{time.monotonic() - started:.1f} s: {counts}", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["upgrade"]:
         return upgrade_main(arguments[1:])
+    if arguments[:1] == ["convert"]:
+        return convert_main(arguments[1:])
     parser = build_parser()
     args = parser.parse_args(arguments)
     given = _given(args)
