@@ -66,6 +66,8 @@ _MASK_BYTES = MASK.encode()
 _CLASSES = bytes(ord("a") if chr(b).isascii() and chr(b).isalpha() else
                  ord("0") if chr(b).isdigit() and b < 128 else ord(" ") for b in range(256))
 """Each byte as its class: ``a`` an ASCII letter, ``0`` an ASCII digit, space the rest."""
+_LETTER_DIGIT = re.compile(rb"a0")
+_DIGIT_LETTER = re.compile(rb"0a")  # a regex finds it by its rare first byte: 2x bytes.find
 
 _DROPPED = "script, style, noscript, template, svg, nav"
 _CHROME = "header, footer, aside"
@@ -107,14 +109,14 @@ def body_hash(html: str) -> bytes:
 
 
 def _mask_bytes(data: bytes) -> bytes:
-    """:func:`mask_dynamic_ids` on UTF-8 bytes, found without a regular expression.
+    """:func:`mask_dynamic_ids` on UTF-8 bytes, found without a callback per word.
 
     A run of 8+ ASCII letters and digits that mixes both has a letter next to a digit
     somewhere; the runs without such a pair are left as they are. So only the pairs are
-    looked for (``bytes.find`` on the bytes' classes), and each one's run is measured
-    from the spaces around it: Python runs once per mixed run, not once per word."""
+    looked for, in the bytes' classes, and each one's run is measured from the spaces
+    around it: Python runs once per mixed run, not once per word."""
     classes = data.translate(_CLASSES)
-    letter_digit, digit_letter = classes.find(b"a0"), classes.find(b"0a")
+    letter_digit, digit_letter = _at(_LETTER_DIGIT, classes, 0), _at(_DIGIT_LETTER, classes, 0)
     if letter_digit < 0 and digit_letter < 0:
         return data
     out: list[bytes] = []
@@ -129,11 +131,17 @@ def _mask_bytes(data: bytes) -> bytes:
             out += (data[done:start], _MASK_BYTES)
             done = end
         if 0 <= letter_digit < end:
-            letter_digit = classes.find(b"a0", end)
+            letter_digit = _at(_LETTER_DIGIT, classes, end)
         if 0 <= digit_letter < end:
-            digit_letter = classes.find(b"0a", end)
+            digit_letter = _at(_DIGIT_LETTER, classes, end)
     out.append(data[done:])
     return b"".join(out)
+
+
+def _at(pattern: re.Pattern[bytes], data: bytes, start: int) -> int:
+    """Where ``pattern`` next matches in ``data`` from ``start``; -1 if nowhere."""
+    m = pattern.search(data, start)
+    return m.start() if m is not None else -1
 
 
 def _block_hash(text: str) -> int:
