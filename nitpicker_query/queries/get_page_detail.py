@@ -6,6 +6,7 @@ from typing import Any
 
 from ..archive import Archive, opened
 from ..error_kinds import classify_error_kind
+from ..format import redirect_target
 from ..keys import shape_key, split_shape
 from ..paging import check_int
 from ..redirects import redirect_chain
@@ -209,9 +210,9 @@ def _tags(a: Archive, page_id: int) -> dict[str, Any]:
 def _outbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
     names = ("url", "status", "isExternal", "skipReason")
     rows = a.rows(
-        f"SELECT an.textContent, {a.select_list('pages', 't', names)}, f.url, f.status "
-        "FROM anchors an JOIN pages t ON t.id = an.hrefId "
-        "LEFT JOIN pages f ON f.id = t.redirectDestId WHERE an.pageId = ? "
+        f"SELECT an.textContent, {a.select_list('pages', 't', names)}, "
+        f"{redirect_target('t', 'url')}, {redirect_target('t', 'status')} "
+        "FROM anchors an JOIN pages t ON t.id = an.hrefId WHERE an.pageId = ? "
         "ORDER BY an.id LIMIT ?", (page_id, limit))
     total = a.count("SELECT count(*) FROM anchors WHERE pageId = ?", (page_id,))
     links = []
@@ -231,9 +232,11 @@ def _outbound(a: Archive, page_id: int, limit: int) -> dict[str, Any]:
     return {"outboundLinks": links, "outboundLinksTotal": total}
 
 
-_INBOUND_ANCHORS = (
+_INBOUND_ANCHORS = (  # GROUP BY +pageId: found through the target index, then grouped
+    # (without the +, a planner with no statistics may walk every anchor in page order
+    # to save the sort: 440 ms instead of 2 ms at 300,000 pages in format 0.13)
     "SELECT pageId, min(id) AS anchorId FROM anchors WHERE hrefId IN "
-    "(SELECT ? UNION ALL SELECT id FROM pages WHERE redirectDestId = ?) GROUP BY pageId"
+    "(SELECT ? UNION ALL SELECT id FROM pages WHERE redirectDestId = ?) GROUP BY +pageId"
 )
 
 
@@ -243,9 +246,12 @@ def inbound_links(a: Archive, page_id: int, limit: int, offset: int = 0
     page, by URL) from ``offset``, at most ``limit``; and how many there are in all.
     Shared by ``get_page_detail`` and ``list_inbound_links``: one definition."""
     rows = a.execute(
-        f"SELECT s.url, an.textContent FROM ({_INBOUND_ANCHORS}) m "
-        "JOIN anchors an ON an.id = m.anchorId JOIN pages s ON s.id = m.pageId "
-        "ORDER BY s.url LIMIT ? OFFSET ?",
+        # the first anchor's text found through the referring page's anchors, not by
+        # anchor id alone: a format-0.13 anchor id is computed (format013.py), so only
+        # the page narrows it down to a few rows there
+        "SELECT s.url, (SELECT an.textContent FROM anchors an WHERE an.pageId = m.pageId "
+        f"AND an.id = m.anchorId) AS textContent FROM ({_INBOUND_ANCHORS}) m "
+        "JOIN pages s ON s.id = m.pageId ORDER BY s.url LIMIT ? OFFSET ?",
         (page_id, page_id, limit, offset),
     ).fetchall() if limit else []
     total = a.execute(

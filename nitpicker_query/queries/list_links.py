@@ -6,7 +6,7 @@ from typing import Any
 
 from ..archive import Archive, opened
 from ..exceptions import InvalidArgument
-from ..format import strict_page
+from ..format import redirect_target, strict_page
 from ..paging import check_choice, check_paging, envelope
 from ..redirects import redirect_chain
 from ._common import as_bool
@@ -91,10 +91,10 @@ def list_links(
         if include_redirect_sources:
             status, external, dest_url, join = "d.status", "d.isExternal", "d.url", ""
         else:
-            status = "COALESCE(r.status, d.status)"
-            external = "COALESCE(r.isExternal, d.isExternal)"
-            dest_url = "COALESCE(r.url, d.url)"
-            join = "LEFT JOIN pages r ON r.id = d.redirectDestId "
+            status = f"COALESCE({redirect_target('d', 'status')}, d.status)"
+            external = f"COALESCE({redirect_target('d', 'isExternal')}, d.isExternal)"
+            dest_url = f"COALESCE({redirect_target('d', 'url')}, d.url)"
+            join = ""
         test = BROKEN_AS[broken_as].format(status=status) if type == "broken" \
             else f"{external} = 1"
         # Select the few matching target rows first, then their anchors by index:

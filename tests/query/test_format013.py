@@ -56,12 +56,18 @@ def newest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db.tar(tmp / "newest.nitpicker")
 
 
-def test_pages_are_the_scraped_html_rows_without_redirects_or_aliases(newest: Path) -> None:
+def test_pages_are_the_scraped_html_rows_without_redirect_sources(newest: Path) -> None:
+    """/old redirects: not a page; /index.html is an alias of home: a page, as a 0.10
+    crawl of the site stores it."""
     items = q.list_pages(newest)["items"]
     assert [(i["url"], i["title"], i["status"]) for i in items] == [
         (f"{BASE}", "Home", 200), (f"{BASE}/a", "Same title", 200),
-        (f"{BASE}/b", "Same title", 200), (f"{BASE}/gone", None, 404)]
+        (f"{BASE}/b", "Same title", 200), (f"{BASE}/gone", None, 404),
+        (f"{BASE}/index.html", "Home", 200)]
     assert items[0]["lang"] == "en"
+    with q.open_archive(newest) as a:
+        assert a.execute("SELECT aliasOfId FROM pages WHERE url = ?",
+                         (f"{BASE}/index.html",)).fetchone()[0] == 1
 
 
 def test_a_pair_counted_three_times_is_three_links_only_the_first_with_its_text(
@@ -90,7 +96,7 @@ def test_broken_links_and_duplicates(newest: Path) -> None:
     assert [(i["sourceUrl"], i["destUrl"], i["status"]) for i in broken] == [
         (BASE, f"{BASE}/gone", 404)]
     dupes = q.find_duplicates(newest, field="title")["items"]
-    assert [(d["value"], d["count"]) for d in dupes] == [("Same title", 2)]
+    assert [(d["value"], d["count"]) for d in dupes] == [("Home", 2), ("Same title", 2)]
 
 
 def test_technologies_of_the_newest_build_read_as_tags(newest: Path) -> None:
