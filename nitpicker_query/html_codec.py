@@ -59,9 +59,9 @@ def decode_html(body: bytes, codec: str, *, limit: int = DECODE_LIMIT) -> tuple[
     elif codec == "zstd":
         data = bytes(body)
         try:
-            raw = _whole_frame(data, limit)
-            if raw is None:
-                raw = zstandard.ZstdDecompressor().stream_reader(data).read(limit + 1)
+            whole = _whole_frame(data, limit)
+            raw = whole if whole is not None else \
+                zstandard.ZstdDecompressor().stream_reader(data).read(limit + 1)
         except zstandard.ZstdError as exc:
             raise NotAnArchive(f"Stored HTML is not a valid zstd frame ({exc}).") from exc
     else:
