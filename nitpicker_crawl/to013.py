@@ -46,6 +46,7 @@ BATCH = 5000
 Say = Callable[[str], None]
 
 _HTML_TYPES = to013_work.HTML_TYPES
+_HREF_INDEX = "idx_anchor_edges_href"
 
 
 def _quoted(column: str) -> str:
@@ -358,11 +359,11 @@ class _Build:
 
     def body_hashes(self, jobs: to013_work.Jobs) -> None:
         """Upstream's ``body_hash`` of each stored HTML document of an HTML page, from the
-        body-hash job: its table ``bh`` attached as ``wb``."""
+        body-hash job, into ``_bh``."""
         self.say("body hashes…")
-        too_large = jobs.bodies()
-        self.run("ATTACH DATABASE ? AS wb",
-                 (jobs.bodies_db.absolute().as_uri() + "?mode=ro",))
+        rows, too_large = jobs.bodies()
+        self.run("CREATE TEMP TABLE _bh (hash BLOB PRIMARY KEY, body_hash BLOB) WITHOUT ROWID")
+        self.conn.executemany("INSERT OR IGNORE INTO temp._bh VALUES (?, ?)", rows)
         if too_large:
             self.report.notes.append(f"{too_large} HTML document(s) over "
                                      f"{DECODE_LIMIT >> 20} MiB: no body_hash")
@@ -444,7 +445,7 @@ class _Build:
             select["body_hash"] = (f"CASE WHEN p.contentType IS NULL OR lower(p.contentType) "
                                    f"IN ({types}) THEN bh.body_hash END")
             joins += ["LEFT JOIN src.page_html_ref hr ON hr.page_id = p.id",
-                      "LEFT JOIN wb.bh bh ON bh.hash = hr.hash"]
+                      "LEFT JOIN temp._bh bh ON bh.hash = hr.hash"]
         self.run(f"INSERT INTO page_meta ({', '.join(select)}) SELECT "
                  f"{', '.join(select.values())} FROM temp._meta m JOIN src.pages p ON "
                  f"p.id = m.id {' '.join(joins)} ORDER BY p.id")
@@ -455,10 +456,16 @@ class _Build:
         if "anchors" not in self.src_tables:
             return
         self.say("links…")
+        # the index on link targets is built after the rows (the same statement): kept up
+        # row by row it costs twice as much, its keys arriving in no order
+        index = self.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                                  (_HREF_INDEX,)).fetchone()[0]
+        self.run(f"DROP INDEX {_HREF_INDEX}")
         self.run("INSERT INTO anchor_edges (page_id, href_page_id, count, first_hash, "
                  "first_text_id) SELECT e.page_id, e.href_id, e.n, nullif(a.hash, ''), t.id "
                  "FROM temp._edges e JOIN src.anchors a ON a.id = e.first "
                  "LEFT JOIN temp._t t ON t.text = a.textContent ORDER BY e.first")
+        self.run(index)
         total = self.scalar("SELECT count(*) FROM src.anchors")
         edges = self.scalar("SELECT count(*) FROM temp._edges")
         if total > edges:
@@ -646,7 +653,7 @@ def convert(source_db: Path, output_db: Path, *, name: str, version: str,
                                 "captured them (content_items.dedupe_cap_event_id)")
         _check(b, report)
         conn.execute("COMMIT")
-        for schema in ("src", "wu", "wb"):  # not inside the transaction: SQLite refuses
+        for schema in ("src", "wu"):  # not inside the transaction: SQLite refuses
             conn.execute(f"DETACH DATABASE {schema}")
         conn.execute("PRAGMA main.journal_mode = WAL")  # as upstream's archives are
     finally:

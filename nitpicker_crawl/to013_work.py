@@ -3,12 +3,13 @@
 Decomposing every URL (:func:`nitpicker_crawl.refs013.decompose_url`) and computing the
 body hash of every stored HTML document (:func:`nitpicker_crawl.content.body_hash`) are
 the conversion's only per-row Python: at 300,000 pages about 15 and 45 seconds of CPU.
-Each is a job that reads the 0.10 database read-only and writes its results into a
-scratch SQLite file of its own, which the conversion attaches and copies from. On a
-machine with two cores or more the jobs run in a worker process while the conversion's
-SQL runs (upstream's bulk tables do not need them until late); a small archive, or a
-single core, runs them in the calling process — starting a process costs more than
-hashing a few thousand documents.
+Each is a job that reads the 0.10 database read-only: the URLs go into a scratch SQLite
+file the conversion attaches and copies from, the body hashes come back as rows, in
+ranges of document hashes. On a machine with two cores or more the jobs run in a worker
+process while the conversion's SQL runs (its bulk tables do not need them until late),
+and the conversion hashes, when it gets there, the ranges the worker has not started; a
+small archive, or a single core, runs them in the calling process — starting a process
+costs more than hashing a few thousand documents.
 """
 
 from __future__ import annotations
@@ -68,36 +69,51 @@ def decompose_urls(source: str, scratch: str, collect: list[str]) -> int:
         conn.close()
 
 
-def hash_documents(source: str, scratch: str) -> int:
-    """Job: upstream's body hash of each stored HTML document of a page that is HTML
-    (not a redirect source), once per document, into ``scratch``'s table
-    ``bh(hash, body_hash)``. Returns how many documents were too large to decode
-    (:data:`~nitpicker_query.html_codec.DECODE_LIMIT`): they get none."""
-    conn = _open(scratch, source)
+BODY_CHUNKS = 8
+"""The body-hash job is cut into this many ranges of document hashes, so that the
+conversion can take over the ranges the worker has not started when it gets to them."""
+
+BodyHashes = tuple[list[tuple[bytes, bytes]], int]
+"""``([(document hash, body hash)], documents too large to decode)``."""
+
+
+def _chunk(k: int) -> tuple[bytes, bytes | None]:
+    """Range ``k`` of :data:`BODY_CHUNKS` (by first byte; SHA-256 spreads them evenly)."""
+    low = bytes([256 * k // BODY_CHUNKS])
+    return low, bytes([256 * (k + 1) // BODY_CHUNKS]) if k + 1 < BODY_CHUNKS else None
+
+
+def hash_documents(source: str, k: int) -> BodyHashes:
+    """Job: upstream's body hash of each stored HTML document (hash range ``k``) of a
+    page that is HTML (not a redirect source), once per document. Documents too large
+    to decode (:data:`~nitpicker_query.html_codec.DECODE_LIMIT`) are counted and get none;
+    range 0 also takes the hashes that are not 32-byte blobs (a stranger's archive)."""
+    low, high = _chunk(k)
+    conn = sqlite3.connect(Path(source).absolute().as_uri() + "?mode=ro", uri=True)
     try:
-        conn.execute("BEGIN")
-        conn.execute("CREATE TABLE bh (hash BLOB PRIMARY KEY, body_hash BLOB) WITHOUT ROWID")
         tables = {str(r[0]) for r in conn.execute(
-            "SELECT name FROM src.sqlite_master WHERE type = 'table'")}
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"page_html_ref", "page_html_blobs"} <= tables:
+            return [], 0
+        types = ", ".join(f"'{t}'" for t in HTML_TYPES)
+        in_range = "(r.hash >= ? AND (? IS NULL OR r.hash < ?))"
+        if k == 0:
+            in_range = f"({in_range} OR typeof(r.hash) != 'blob')"
+        cursor = conn.execute(
+            "SELECT b.hash, b.body, b.codec FROM page_html_blobs b WHERE b.hash IN ("
+            "SELECT r.hash FROM page_html_ref r JOIN pages p ON p.id = r.page_id WHERE "
+            f"{in_range} AND p.redirectDestId IS NULL AND (p.contentType IS NULL OR "
+            f"lower(p.contentType) IN ({types})))", (low, high, high))
+        rows: list[tuple[bytes, bytes]] = []
         too_large = 0
-        if {"page_html_ref", "page_html_blobs"} <= tables:
-            types = ", ".join(f"'{t}'" for t in HTML_TYPES)
-            cursor = conn.execute(
-                "SELECT b.hash, b.body, b.codec FROM src.page_html_blobs b WHERE b.hash IN ("
-                "SELECT r.hash FROM src.page_html_ref r JOIN src.pages p ON p.id = r.page_id "
-                "WHERE p.redirectDestId IS NULL AND (p.contentType IS NULL OR "
-                f"lower(p.contentType) IN ({types})))")
-            while batch := cursor.fetchmany(500):
-                rows = []
-                for digest, body, codec in batch:
-                    html, complete = decode_html(body, str(codec), limit=DECODE_LIMIT)
-                    if complete:
-                        rows.append((digest, body_hash(html)))
-                    else:
-                        too_large += 1
-                conn.executemany("INSERT INTO bh VALUES (?, ?)", rows)
-        conn.execute("COMMIT")
-        return too_large
+        while batch := cursor.fetchmany(500):
+            for digest, body, codec in batch:
+                html, complete = decode_html(body, str(codec), limit=DECODE_LIMIT)
+                if complete:
+                    rows.append((digest, body_hash(html)))
+                else:
+                    too_large += 1
+        return rows, too_large
     finally:
         conn.close()
 
@@ -106,34 +122,42 @@ class Jobs:
     """The two jobs, started at once, their results asked for when needed."""
 
     def __init__(self, source: Path, scratch: Path, collect: list[str], pages: int) -> None:
+        self.source = str(source)
         self.urls_db = scratch / "urls.sqlite"
-        self.bodies_db = scratch / "bodies.sqlite"
+        self.collect = collect
         cores = os.cpu_count() or 1
         self._pool: ProcessPoolExecutor | None = None
-        args = (str(source),)
+        self._urls: Future[int] | None = None
+        self._bodies: list[Future[BodyHashes]] = []
         if pages >= PARALLEL_FROM and cores >= 2:
             # spawn: a fresh interpreter, nothing of this process's SQLite state inherited
             self._pool = ProcessPoolExecutor(max_workers=max(1, min(2, cores - 1)),
                                              mp_context=multiprocessing.get_context("spawn"))
-            self._urls: Future[int] | None = self._pool.submit(
-                decompose_urls, *args, str(self.urls_db), collect)
-            self._bodies: Future[int] | None = self._pool.submit(
-                hash_documents, *args, str(self.bodies_db))
-        else:
-            self._urls = self._bodies = None
-            self._args = (args, collect)
+            self._urls = self._pool.submit(decompose_urls, self.source, str(self.urls_db),
+                                           collect)
+            self._bodies = [self._pool.submit(hash_documents, self.source, k)
+                            for k in range(BODY_CHUNKS)]
 
     def urls(self) -> int:
         """Wait for (or run) the URL job; its table is ``u`` in :attr:`urls_db`."""
         if self._urls is not None:
             return self._urls.result()
-        return decompose_urls(self._args[0][0], str(self.urls_db), self._args[1])
+        return decompose_urls(self.source, str(self.urls_db), self.collect)
 
-    def bodies(self) -> int:
-        """Wait for (or run) the body-hash job; its table is ``bh`` in :attr:`bodies_db`."""
-        if self._bodies is not None:
-            return self._bodies.result()
-        return hash_documents(self._args[0][0], str(self.bodies_db))
+    def bodies(self) -> BodyHashes:
+        """The body hashes of every range: the ranges the worker has not started are
+        computed here (the caller has nothing else to do), the others waited for."""
+        futures: list[Future[BodyHashes] | None] = [*self._bodies] or [None] * BODY_CHUNKS
+        results: dict[int, BodyHashes] = {}
+        pending = list(enumerate(futures))
+        while pending and (pending[-1][1] is None or pending[-1][1].cancel()):
+            k, _ = pending.pop()
+            results[k] = hash_documents(self.source, k)
+        for k, future in pending:
+            assert future is not None
+            results[k] = future.result()
+        rows = [row for k in sorted(results) for row in results[k][0]]
+        return rows, sum(r[1] for r in results.values())
 
     def close(self) -> None:
         """Stop the worker (at once when the conversion failed: its work is not needed)."""
