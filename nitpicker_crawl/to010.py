@@ -9,10 +9,10 @@ values. The new database is created with the 0.10 DDL (:data:`nitpicker_query.fo
 and our tables) and filled by ``INSERT … SELECT`` from the views and from the tables
 both formats share, in one transaction. Ids of pages, images and resources are kept.
 
-What 0.10 has no place for is counted into the report: alias rows (read as redirect
-sources), cap-event marks on rows other than refused URLs, ``data:`` blobs, DOM paths,
-main-content and console tables, body hashes (derivable from the HTML), and any table or
-column the views do not read.
+What 0.10 has no place for is counted into the report: alias pointers (an alias row
+is a page of its own, as in a 0.10 crawl), cap-event marks on rows other than refused
+URLs, ``data:`` blobs, DOM paths, main-content and console tables, body hashes
+(derivable from the HTML), and any table or column the views do not read.
 """
 
 from __future__ import annotations
@@ -166,9 +166,9 @@ class _Build:
             n = self.scalar("SELECT count(*) FROM src.content_items WHERE alias_of_id IS NOT "
                             "NULL AND redirect_dest_id IS NULL")
             if n:
-                self.report.moved.append(
-                    f"{n} alias row(s) (content_items.alias_of_id: the same page under another "
-                    "URL): redirect sources to the page they duplicate, as readers treat them")
+                self.note(f"{n} alias row(s) (content_items.alias_of_id: the same document "
+                          "under another URL) are pages of their own, as a 0.10 crawl stores "
+                          "them: the page they duplicate is not carried over")
         if "dedupe_cap_event_id" in ci:
             n = self.scalar("SELECT count(*) FROM src.content_items WHERE dedupe_cap_event_id "
                             "IS NOT NULL AND coalesce(skip_reason, '') != 'dedupe-cap'")

@@ -420,9 +420,10 @@ def test_a_crawl_back_to_010_is_the_crawl(capped_plain: Crawl, trap13: Path,
 
 
 def test_an_upstream_archive_to_010(tmp_path: Path) -> None:
-    """An archive of upstream's newest build: an alias row reads as a redirect source,
-    a refused placeholder keeps its event in meta_extras only where 0.10 can say it,
-    technologies become page_tags, and tables 0.10 has no place for are listed."""
+    """An archive of upstream's newest build: an alias row is a page of its own (its
+    pointer listed as not carried over), a refused placeholder keeps its event in
+    meta_extras only where 0.10 can say it, technologies become page_tags, and tables
+    0.10 has no place for are listed."""
     db = Db13(tmp_path / "upstream")
     home = db.page("https://up.test", "Home", order=1,
                    headers=[("content-security-policy", "default-src 'self'")])
@@ -451,7 +452,7 @@ def test_an_upstream_archive_to_010(tmp_path: Path) -> None:
     assert "1 row(s) marked with a cap event (content_items.dedupe_cap_event_id) that are " \
         "not refused URLs" in done.stderr
     rows = dict(_rows(back, "SELECT id, redirectDestId FROM pages"))
-    assert rows[alias] == home and rows[home] is None
+    assert rows[alias] is None and rows[home] is None
     assert _rows(back, f"SELECT json_extract(meta_extras, '$.capEvent') FROM pages WHERE id = "
                        f"{refused}") == [(event,)]
     assert _rows(back, "SELECT count(*) FROM anchors") == [(3,)]
