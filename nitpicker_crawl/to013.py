@@ -391,7 +391,6 @@ class _Build:
         """``content_items``: one row per ``pages`` row, same id."""
         self.say("pages…")
         direct = dict(CONTENT_ITEM_COLUMNS)
-        unknown = "(p.status IS NULL OR p.status = -1) AND r.id IS NOT NULL"
         select = {
             "id": "p.id", "url_id": "u.id",
             "is_external": f"coalesce({self.col('pages', 'isExternal', 'p')}, 0)",
@@ -399,9 +398,11 @@ class _Build:
             "is_target": f"coalesce({self.col('pages', 'isTarget', 'p')}, 0)",
             "is_metadata_only": f"CASE WHEN {int(metadata_only_all)} OR "
                                 "coalesce(p.isExternal, 0) = 1 THEN 1 ELSE 0 END",
-            "status": f"CASE WHEN {unknown} THEN 301 ELSE p.status END",
-            "status_text": f"CASE WHEN {unknown} THEN 'Moved Permanently' ELSE "
-                           f"{self.col('pages', 'statusText', 'p')} END",
+            # a redirect source keeps the status it has, even none: upstream's writer
+            # stamps 301 on one without, but a stamp would not convert back (0.10 → 0.13
+            # → 0.10 must give the same rows) and upstream's readers find redirects by
+            # redirect_dest_id, not by status
+            "status": "p.status",
             "content_type_id": "ct.id", "header_set_id": "h.id", "redirect_dest_id": "r.dest",
             "source": f"coalesce({self.col('pages', 'source', 'p')}, 'crawled')",
         }
@@ -417,11 +418,6 @@ class _Build:
         if unknown_side:
             self.report.moved.append(f"{unknown_side} row(s) with isExternal unknown (NULL): "
                                      "is_external 0, as format 0.13 requires a value")
-        stamped = self.scalar("SELECT count(*) FROM src.pages p JOIN temp._r r ON r.id = p.id "
-                              "WHERE p.status IS NULL OR p.status = -1")
-        if stamped:
-            self.report.moved.append(f"{stamped} redirect source(s) without a status: status "
-                                     "301 'Moved Permanently', as upstream's writer stamps them")
 
     def page_meta(self) -> None:
         """``page_meta``: the meta of each row of ``_meta``, texts and URLs as ids."""

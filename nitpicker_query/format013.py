@@ -10,7 +10,7 @@ in archives of the newest build, ``page_tags``). Every query then has one defini
 and reads both formats. SQLite flattens the views into each query; every text, URL and
 content type is a scalar sub-select by primary key in the view's column list, not a
 join, so a query pays only for the columns it reads (SQLite 3.40 keeps an unused
-``LEFT JOIN`` in the plan: 20 lookups a row, measured 20× slower on a count).
+``LEFT JOIN`` in the plan: with one per text a count looked up 20 rows a page).
 
 The views are created in the connection's ``temp`` schema before ``query_only`` is set:
 nothing is written to the archive, whose bytes stay as they were.
@@ -137,13 +137,15 @@ def _pages_view(have: Callable[[str, str], bool]) -> str:
         "ci.id AS id", "ur.url AS url",
         "ci.redirect_dest_id AS redirectDestId",
         "ci.scraped AS scraped", "ci.is_target AS isTarget", "ci.is_external AS isExternal",
-        "ci.status AS status", "ci.status_text AS statusText",
-        "(SELECT raw FROM content_type_refs WHERE id = ci.content_type_id) AS contentType",
+        "ci.status AS status", "ci.status_text AS statusText", "ctr.raw AS contentType",
         "ci.content_length AS contentLength",
         f"{_headers('content_items', 'ci')} AS responseHeaders",
     ]
     joins = [
         "FROM content_items ci JOIN url_refs ur ON ur.id = ci.url_id",
+        # a join, not a sub-select: nearly every page predicate reads the content type
+        # (twice: "IS NULL OR = 'text/html'"), and each mention would be a lookup
+        "LEFT JOIN content_type_refs ctr ON ctr.id = ci.content_type_id",
         "LEFT JOIN page_meta pm ON pm.page_id = ci.id",
     ]
     for name, col in _TEXTS:
@@ -211,15 +213,32 @@ def _resources_views() -> tuple[str, str]:
 
 def _page_tags_view() -> str:
     """``page_tags`` of the newest build, from ``page_technologies``: the technology is
-    the provider, its signal types the sources; no container id (``externalId``)."""
+    the provider. A ``wappalyzer`` signal whose evidence is a JSON object (our
+    converter's, nitpicker_crawl/to013.py: one per 0.10 tag row) gives that row back
+    whole — its container id (``externalId``), categories, sources and confidence;
+    a technology with no such signal (upstream's crawler) is one row whose sources are
+    its signal types and whose ``externalId`` is NULL."""
+    json_signal = ("ts.signalType = 'wappalyzer' AND json_valid(ts.evidence) AND "
+                   "json_type(ts.evidence) = 'object'")
     return (
-        "CREATE TEMP VIEW page_tags AS SELECT pt.id AS id, pt.pageId AS pageId, "
+        "CREATE TEMP VIEW page_tags AS "
+        "SELECT ts.id AS id, ts.pageId AS pageId, ts.technology AS provider, "
+        "pt.category AS category, json_extract(ts.evidence, '$.externalId') AS externalId, "
+        "pt.version AS version, ts.weight AS confidence, "
+        "coalesce(json_extract(ts.evidence, '$.categories'), '[]') AS categories, "
+        "coalesce(json_extract(ts.evidence, '$.sources'), '[]') AS sources "
+        "FROM technology_signals ts JOIN page_technologies pt ON pt.pageId = ts.pageId "
+        f"AND pt.technology = ts.technology WHERE {json_signal} "
+        "UNION ALL "
+        "SELECT -pt.id AS id, pt.pageId AS pageId, "
         "pt.technology AS provider, pt.category AS category, NULL AS externalId, "
         "pt.version AS version, pt.confidence AS confidence, "
         "CASE WHEN pt.category IS NULL THEN '[]' ELSE json_array(pt.category) END "
         "AS categories, (SELECT json_group_array(DISTINCT ts.signalType) FROM "
         "technology_signals ts WHERE ts.pageId = pt.pageId AND ts.technology = "
-        "pt.technology) AS sources FROM page_technologies pt"
+        "pt.technology) AS sources FROM page_technologies pt WHERE NOT EXISTS (SELECT 1 "
+        f"FROM technology_signals ts WHERE ts.pageId = pt.pageId AND ts.technology = "
+        f"pt.technology AND {json_signal})"
     )
 
 

@@ -125,7 +125,8 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
                 ]
             distribution.append(entry)
         sums = ", ".join(
-            f"sum(CASE WHEN {col} IS NOT NULL AND {col} != '' THEN 1 ELSE 0 END)"
+            # coalesce: the column named once (in format 0.13 each mention is a lookup)
+            f"sum(CASE WHEN coalesce({col}, '') != '' THEN 1 ELSE 0 END)"
             for _, col in _META_FIELDS
         )
         row = a.execute(f"SELECT count(*), {sums} FROM pages WHERE {strict_page('pages')}")
