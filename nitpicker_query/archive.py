@@ -139,6 +139,9 @@ class Archive:
         self._counts: OrderedDict[tuple[str, tuple[Any, ...]], int] = OrderedDict()
         self._tables: frozenset[str] = frozenset()
         self._views: frozenset[str] = frozenset()  # format 0.13: the 0.10 names as views
+        self.lite = "pages"
+        """The page table for passes that never filter or order by URL: ``pages`` in 0.10;
+        in 0.13 a view whose URL costs nothing unless read (format013.py)."""
         self._columns: dict[str, tuple[str, ...]] = {}
         try:
             with database_errors(self):
@@ -322,6 +325,7 @@ class Archive:
                     f"(content_items, url_refs, page_meta, text_refs …): {display}",
                     found=self.version, supported="0.13.x", reason="unknown", path=self.path)
             self._tables = self._tables | self._views
+            self.lite = "pages_lite"
         elif "pages" not in self._tables or "meta_extras" not in self.columns("pages"):
             raise UnsupportedFormat(
                 f"Archive claims format {self.version} but lacks the 0.10 tables: {display}",

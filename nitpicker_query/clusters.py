@@ -78,7 +78,7 @@ def _candidate_groups(a: Archive, min_count: int) -> dict[tuple[str, str, str, s
     testing every value for inner runs would double the pass (docs/queries.md).
     """
     rows = a.rows(
-        f"SELECT {', '.join(_TRIMMED)}, count(*) AS n, group_concat(p.id) FROM pages p "
+        f"SELECT {', '.join(_TRIMMED)}, count(*) AS n, group_concat(p.id) FROM {a.lite} p "
         f"WHERE {strict_page('p')} GROUP BY 1, 2, 3, 4 HAVING n >= ?", (min_count,))
     groups: dict[tuple[str, str, str, str], list[int]] = {}
     for t, d, ot, ou, _n, ids in rows:
@@ -115,7 +115,8 @@ def stored_keys(a: Archive) -> bool:
     cached = getattr(a, "_stored_keys", None)
     if cached is None:
         cached = a.has_table("page_signatures") and a.execute(
-            f"SELECT 1 FROM pages p WHERE {strict_page('p')} AND (COALESCE(p.title, '') != '' "
+            f"SELECT 1 FROM {a.lite} p WHERE {strict_page('p')} AND "
+            "(COALESCE(p.title, '') != '' "
             "OR COALESCE(p.og_title, '') != '' OR COALESCE(p.og_url, '') != '') AND NOT EXISTS "
             "(SELECT 1 FROM page_signatures ps WHERE ps.page_id = p.id) LIMIT 1"
         ).fetchone() is None
@@ -128,7 +129,7 @@ def group_counts(a: Archive, by: str, min_count: int) -> dict[str, int]:
     column = "signature" if by == "signature" else "shape_signature"
     if stored_keys(a):
         rows = a.rows(
-            f"SELECT ps.{column}, count(*) FROM page_signatures ps JOIN pages p ON "
+            f"SELECT ps.{column}, count(*) FROM page_signatures ps JOIN {a.lite} p ON "
             f"p.id = ps.page_id WHERE {strict_page('p')} GROUP BY ps.{column} "
             "HAVING count(*) >= ?", (min_count,))
         return {sig: n for sig, n in rows}
@@ -163,7 +164,7 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
             for row in a.rows(
                     f"SELECT p.id, p.url, p.og_url, p.title, p.description, p.og_title, "
                     f"ps.shape_key, ps.signature, ps.shape_signature "
-                    f"FROM page_signatures ps JOIN pages p ON p.id = ps.page_id "
+                    f"FROM page_signatures ps JOIN {a.lite} p ON p.id = ps.page_id "
                     f"WHERE {strict_page('p')} AND ps.{column} IN ({marks})", chunk):
                 pid, url, og_url, title, description, og_title, skey, sig, ssig = row
                 result[sig if by == "signature" else ssig].append(Member(

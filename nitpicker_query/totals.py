@@ -39,9 +39,10 @@ class _Executes(Protocol):
     def execute(self, sql: str, /) -> Any: ...
 
 
-def crawl_totals(conn: _Executes) -> dict[str, int]:
+def crawl_totals(conn: _Executes, table: str = "pages") -> dict[str, int]:
     """The counts of the module's table over the ``pages`` table of ``conn`` (one
-    read; the crawler's writing connection or an opened archive)."""
+    read; the crawler's writing connection or an opened archive; ``table``: an
+    archive's :attr:`~nitpicker_query.archive.Archive.lite`)."""
     skipped = "isSkipped = 1"
     done = "scraped = 1"
     row: Any = conn.execute(
@@ -54,7 +55,7 @@ def crawl_totals(conn: _Executes) -> dict[str, int]:
         f"sum(CASE WHEN {done} AND {skipped} THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} AND status = -1 AND {NOT_SKIPPED} THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} THEN 0 ELSE 1 END) "
-        "FROM pages").fetchone()
+        f"FROM {table} pages").fetchone()
     return {key: int(value or 0) for key, value in zip(TOTALS, row, strict=True)}
 
 

@@ -100,7 +100,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         info = a.info
         roots = json_list(info.get("roots"))
         counts = a.execute(
-            f"SELECT isExternal, status, count(*) AS n FROM pages "
+            f"SELECT isExternal, status, count(*) AS n FROM {a.lite} pages "
             f"WHERE {loose_page('pages')} AND {NOT_SKIPPED} GROUP BY isExternal, status"
         ).fetchall()
         total = internal = external = 0
@@ -129,7 +129,8 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
             f"sum(CASE WHEN coalesce({col}, '') != '' THEN 1 ELSE 0 END)"
             for _, col in _META_FIELDS
         )
-        row = a.execute(f"SELECT count(*), {sums} FROM pages WHERE {strict_page('pages')}")
+        row = a.execute(f"SELECT count(*), {sums} FROM {a.lite} pages "
+                        f"WHERE {strict_page('pages')}")
         values = row.fetchone()
         strict_total = values[0]
         fulfillment = {
@@ -137,10 +138,10 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
             for i, (key, _) in enumerate(_META_FIELDS)
         }
         crawl = _crawl_state(a)
-        totals = crawl_totals(a)
+        totals = crawl_totals(a, a.lite)
         problems = _page_problems(a)
         content_rows = a.execute(
-            "SELECT contentType, isExternal, count(*) AS n FROM pages "
+            f"SELECT contentType, isExternal, count(*) AS n FROM {a.lite} pages "
             f"WHERE scraped = 1 AND redirectDestId IS NULL AND {NOT_SKIPPED} "
             "GROUP BY contentType, isExternal"
         ).fetchall()
