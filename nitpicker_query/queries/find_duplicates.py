@@ -48,11 +48,13 @@ def find_duplicates(
         check_choice("sort_by", sort_by, SORT_COLUMNS)
         check_choice("sort_order", sort_order, ("asc", "desc"))
         order = f"{SORT_COLUMNS[sort_by]} {'DESC' if sort_order == 'desc' else 'ASC'}, "
-    base = (
-        f"FROM pages p WHERE {strict_page('p')} AND p.{column} IS NOT NULL "
-        f"AND p.{column} != '' GROUP BY p.{column} HAVING count(*) > 1"
-    )
     with opened(archive) as a:
+        # the value named once in the filter (coalesce): in format 0.13 each mention of
+        # a text is a lookup; the URL read only for the rows kept (Archive.lite)
+        base = (
+            f"FROM {a.lite} p WHERE {strict_page('p')} AND coalesce(p.{column}, '') != '' "
+            f"GROUP BY p.{column} HAVING count(*) > 1"
+        )
         total = a.count(f"SELECT count(*) FROM (SELECT 1 {base})")
         rows = a.execute(
             f"SELECT p.{column} AS value, count(*) AS n, group_concat(p.url, char(31)) AS urls "
