@@ -45,6 +45,7 @@ lint: $(STAMP)
 
 bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000
+	$(BIN)/python bench/convert.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
 	$(BIN)/python bench/guards.py --pages 300000
 	$(BIN)/python bench/crawl.py
