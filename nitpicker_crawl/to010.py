@@ -232,10 +232,13 @@ class _Build:
         if "page_tags" in self.src_tables:
             self.copy("src.page_tags", "page_tags", order="ORDER BY s.id")
         elif "page_tags" in views:
-            self.copy("temp.page_tags", "page_tags", order="ORDER BY s.id")
+            # new ids: the view numbers a technology of upstream's crawler negatively
+            self.copy("temp.page_tags", "page_tags", exprs={"id": "NULL"},
+                      order="ORDER BY s.pageId, abs(s.id)")
             self.report.moved.append(
-                "technologies (page_technologies, technology_signals) → page_tags, one row "
-                "per page and technology, read as the readers read them (no container id)")
+                "technologies (page_technologies, technology_signals) → page_tags as the "
+                "readers read them: a tag row our converter wrote comes back whole, a "
+                "technology of upstream's crawler is one row without a container id")
 
     def shared(self) -> None:
         """The tables both formats have, and the 0.13 names of ours."""

@@ -414,7 +414,8 @@ def test_a_crawl_back_to_010_is_the_crawl(capped_plain: Crawl, trap13: Path,
                 "SELECT * FROM page_signatures ORDER BY page_id",
                 "SELECT * FROM page_jsonld ORDER BY id",
                 "SELECT page_id, hash FROM page_html_ref ORDER BY page_id",
-                "SELECT provider, pageId FROM page_tags GROUP BY 1, 2 ORDER BY 1, 2"):
+                "SELECT pageId, provider, category, externalId, version, confidence, "
+                "json(categories), json(sources) FROM page_tags ORDER BY 1, 2, 4"):
         assert _rows(back, sql) == _rows(capped_plain.archive, sql), sql
     for query in (q.get_summary, q.list_dedupe_cap_events):
         assert query(back) == query(capped_plain.archive)
