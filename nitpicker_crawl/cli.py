@@ -445,6 +445,15 @@ def convert_main(argv: Sequence[str]) -> int:
             print(f"\r\x1b[K{PROG}: convert: {escape(line)} "
                   f"({time.monotonic() - started:.0f} s)", end="", file=sys.stderr, flush=True)
 
+    # SIGTERM (a service manager, timeout) and SIGHUP stop it as Ctrl-C does: the
+    # temporary directory and the worker go, nothing is written (exit 143, 129, 130)
+    received = [signal.SIGINT]
+
+    def stop(signum: int, _frame: object) -> None:
+        received[0] = signal.Signals(signum)
+        raise KeyboardInterrupt
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         report = convert(source, output, to=args.to, say=say)
     except NitpickerError as exc:
@@ -453,7 +462,10 @@ def convert_main(argv: Sequence[str]) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         print(f"\n{PROG}: convert interrupted; nothing written", file=sys.stderr)
-        return 130
+        return 128 + received[0]
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if tty:
         print("\r\x1b[K", end="", file=sys.stderr)
     for note in report.moved:

@@ -597,6 +597,7 @@ def convert(source_db: Path, output_db: Path, *, name: str, version: str,
     report = Report(version=version)
     conn = sqlite3.connect(output_db, isolation_level=None, uri=True)
     jobs: to013_work.Jobs | None = None
+    completed = False
     try:
         conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
         conn.execute("PRAGMA journal_mode = OFF")
@@ -652,9 +653,10 @@ def convert(source_db: Path, output_db: Path, *, name: str, version: str,
         for schema in ("src", "wu"):  # not inside the transaction: SQLite refuses
             conn.execute(f"DETACH DATABASE {schema}")
         conn.execute("PRAGMA main.journal_mode = WAL")  # as upstream's archives are
+        completed = True
     finally:
         if jobs is not None:
-            jobs.close()
+            jobs.close(completed=completed)
         conn.close()
     return report
 

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sqlite3
-from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
+from typing import Any
 
 from nitpicker_query.html_codec import DECODE_LIMIT, decode_html
 
@@ -70,8 +72,8 @@ def decompose_urls(source: str, scratch: str, collect: list[str]) -> int:
 
 
 BODY_CHUNKS = 8
-"""The body-hash job is cut into this many ranges of document hashes, so that the
-conversion can take over the ranges the worker has not started when it gets to them."""
+"""The body-hash job is cut into this many ranges of document hashes, handed out one at
+a time, so that the conversion takes those no worker has started when it gets there."""
 
 BodyHashes = tuple[list[tuple[bytes, bytes]], int]
 """``([(document hash, body hash)], documents too large to decode)``."""
@@ -118,6 +120,39 @@ def hash_documents(source: str, k: int) -> BodyHashes:
         conn.close()
 
 
+_COUNTER: Any = None
+"""In a worker process: the counter of body-hash ranges handed out, shared with the
+conversion (``multiprocessing.Value``)."""
+
+
+def _start_worker(counter: Any) -> None:
+    """A worker leaves Ctrl-C to the conversion, which stops it (the terminal sends the
+    signal to both): otherwise the worker would print its own traceback."""
+    global _COUNTER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _COUNTER = counter
+
+
+def _take(counter: Any) -> int:
+    with counter.get_lock():
+        k = int(counter.value)
+        counter.value = k + 1
+    return k
+
+
+def _drain(source: str, counter: Any) -> dict[int, BodyHashes]:
+    """Hash ranges until none is left to take."""
+    done: dict[int, BodyHashes] = {}
+    while (k := _take(counter)) < BODY_CHUNKS:
+        done[k] = hash_documents(source, k)
+    return done
+
+
+def _hash_ranges(source: str) -> dict[int, BodyHashes]:
+    """Job, in a worker: :func:`_drain` with the shared counter."""
+    return _drain(source, _COUNTER)
+
+
 class Jobs:
     """The two jobs, started at once, their results asked for when needed."""
 
@@ -126,41 +161,43 @@ class Jobs:
         self.urls_db = scratch / "urls.sqlite"
         self.collect = collect
         cores = os.cpu_count() or 1
-        self._pool: ProcessPoolExecutor | None = None
-        self._urls: Future[int] | None = None
-        self._bodies: list[Future[BodyHashes]] = []
+        # spawn: a fresh interpreter, nothing of this process's SQLite state inherited
+        context = multiprocessing.get_context("spawn")
+        self._counter = context.Value("i", 0)
+        self._pool: Any = None
+        self._urls: AsyncResult[int] | None = None
+        self._bodies: list[AsyncResult[dict[int, BodyHashes]]] = []
         if pages >= PARALLEL_FROM and cores >= 2:
-            # spawn: a fresh interpreter, nothing of this process's SQLite state inherited
-            self._pool = ProcessPoolExecutor(max_workers=max(1, min(2, cores - 1)),
-                                             mp_context=multiprocessing.get_context("spawn"))
-            self._urls = self._pool.submit(decompose_urls, self.source, str(self.urls_db),
-                                           collect)
-            self._bodies = [self._pool.submit(hash_documents, self.source, k)
-                            for k in range(BODY_CHUNKS)]
+            workers = max(1, min(2, cores - 1))
+            self._pool = context.Pool(workers, initializer=_start_worker,
+                                      initargs=(self._counter,))
+            self._urls = self._pool.apply_async(decompose_urls, (self.source,
+                                                                 str(self.urls_db), collect))
+            self._bodies = [self._pool.apply_async(_hash_ranges, (self.source,))
+                            for _ in range(workers)]
 
     def urls(self) -> int:
         """Wait for (or run) the URL job; its table is ``u`` in :attr:`urls_db`."""
         if self._urls is not None:
-            return self._urls.result()
+            return self._urls.get()
         return decompose_urls(self.source, str(self.urls_db), self.collect)
 
     def bodies(self) -> BodyHashes:
-        """The body hashes of every range: the ranges the worker has not started are
-        computed here (the caller has nothing else to do), the others waited for."""
-        futures: list[Future[BodyHashes] | None] = [*self._bodies] or [None] * BODY_CHUNKS
-        results: dict[int, BodyHashes] = {}
-        pending = list(enumerate(futures))
-        while pending and (pending[-1][1] is None or pending[-1][1].cancel()):
-            k, _ = pending.pop()
-            results[k] = hash_documents(self.source, k)
-        for k, future in pending:
-            assert future is not None
-            results[k] = future.result()
+        """The body hashes of every range: the ranges no worker has taken are computed
+        here (the caller has nothing else to do), the others waited for."""
+        results = _drain(self.source, self._counter)
+        for pending in self._bodies:
+            results.update(pending.get())
         rows = [row for k in sorted(results) for row in results[k][0]]
         return rows, sum(r[1] for r in results.values())
 
-    def close(self) -> None:
-        """Stop the worker (at once when the conversion failed: its work is not needed)."""
+    def close(self, *, completed: bool) -> None:
+        """Let the worker end, or, when the conversion failed or was interrupted, stop it
+        at once (its work is not needed)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            if completed:
+                self._pool.close()
+            else:
+                self._pool.terminate()
+            self._pool.join()
             self._pool = None

@@ -22,7 +22,7 @@ import pytest
 import zstandard
 
 import nitpicker_query as q
-from nitpicker_crawl import capmarks, cli, convert, to013
+from nitpicker_crawl import capmarks, cli, convert, to013, to013_work
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_crawl.content import body_hash
 from nitpicker_query import locks
@@ -373,6 +373,33 @@ def test_a_trapzoo_crawl(capped_plain: Crawl, trap13: Path, tmp_path: Path) -> N
         html = zstandard.ZstdDecompressor().decompress(body).decode() if codec == "zstd" \
             else bytes(body).decode()
         assert stored[pid] == body_hash(html)
+
+
+def test_the_worker_process_writes_the_same_archive(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Big archives decompose URLs and hash documents in a worker process (and the
+    conversion takes the document ranges it has not started): the same rows as inline."""
+    crawl = build_shop(tmp_path / "shop")
+    convert.convert(crawl, tmp_path / "inline.nitpicker", to="0.13")
+    monkeypatch.setattr(to013_work, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(to013_work.os, "cpu_count", lambda: 2)
+    pools: list[object] = []
+    close = to013_work.Jobs.close
+
+    def spy(jobs: to013_work.Jobs, *, completed: bool) -> None:
+        pools.append(jobs._pool)
+        close(jobs, completed=completed)
+
+    monkeypatch.setattr(to013_work.Jobs, "close", spy)
+    convert.convert(crawl, tmp_path / "worker.nitpicker", to="0.13")
+    assert pools and pools[0] is not None  # a worker process did run
+    inline = unpack(tmp_path / "inline.nitpicker", tmp_path / "a")
+    worker = unpack(tmp_path / "worker.nitpicker", tmp_path / "b")
+    for sql in ("SELECT * FROM url_refs ORDER BY id", "SELECT * FROM page_meta ORDER BY page_id",
+                "SELECT * FROM content_items ORDER BY id"):
+        assert [tuple(r) for r in worker.execute(sql)] == [tuple(r) for r in inline.execute(sql)]
+    assert worker.execute("SELECT count(*) FROM page_meta WHERE body_hash IS NOT NULL"
+                          ).fetchone()[0] == 1
 
 
 # --------------------------------------------------------------------------- --to 0.10
