@@ -164,7 +164,9 @@ def members_of(a: Archive, by: str, signatures: list[str]) -> dict[str, list[Mem
             for row in a.rows(
                     f"SELECT p.id, p.url, p.og_url, p.title, p.description, p.og_title, "
                     f"ps.shape_key, ps.signature, ps.shape_signature "
-                    f"FROM page_signatures ps JOIN {a.lite} p ON p.id = ps.page_id "
+                    # CROSS JOIN: from the signatures asked for (their index) to their
+                    # pages, not every page to its signature (167 → 39 ms at 300,000)
+                    f"FROM page_signatures ps CROSS JOIN {a.lite} p ON p.id = ps.page_id "
                     f"WHERE {strict_page('p')} AND ps.{column} IN ({marks})", chunk):
                 pid, url, og_url, title, description, og_title, skey, sig, ssig = row
                 result[sig if by == "signature" else ssig].append(Member(

@@ -155,6 +155,8 @@ def _pages_view(have: Callable[[str, str], bool]) -> str:
         cols.append(f"(SELECT url FROM url_refs WHERE id = pm.{col}) AS {name}"
                     if have("page_meta", col) else f"NULL AS {name}")
     cols += [f"{pm(col)} AS {name}" for name, col in _PLAIN]
+    # "has a value" without reading it: 0.13 stores no empty text, so an id is a value
+    cols += [f"({pm(col)} IS NOT NULL) AS has_{name}" for name, col in (*_TEXTS, *_URLS)]
     cols.append("(SELECT np_json(json_text, codec) FROM json_refs WHERE id = "
                 "pm.meta_extras_json_id) AS meta_extras"
                 if have("page_meta", "meta_extras_json_id") else "NULL AS meta_extras")

@@ -125,8 +125,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
                 ]
             distribution.append(entry)
         sums = ", ".join(
-            # coalesce: the column named once (in format 0.13 each mention is a lookup)
-            f"sum(CASE WHEN coalesce({col}, '') != '' THEN 1 ELSE 0 END)"
+            f"sum(CASE WHEN {a.filled(col)} THEN 1 ELSE 0 END)"
             for _, col in _META_FIELDS
         )
         row = a.execute(f"SELECT count(*), {sums} FROM {a.lite} pages "
