@@ -30,6 +30,8 @@ from collections.abc import Callable
 
 import zstandard
 
+from .format013_schema import PAGE_META_PLAIN, PAGE_META_TEXTS, PAGE_META_URLS
+
 MAX_ANCHOR_INSTANCES = 10_000
 """Rows an ``anchor_edges`` pair expands to at most: ``count`` comes from a stranger's
 file, and a pair of ten thousand links on one page is already past any real page."""
@@ -81,38 +83,9 @@ def _headers(table: str, alias: str) -> str:
     )
 
 
-_TEXTS = (  # 0.10 column, page_meta text id column
-    ("title", "title_text_id"), ("description", "description_text_id"),
-    ("keywords", "keywords_text_id"), ("robots_raw", "robots_raw_text_id"),
-    ("og_title", "og_title_text_id"), ("og_description", "og_description_text_id"),
-    ("twitter_title", "twitter_title_text_id"),
-    ("twitter_description", "twitter_description_text_id"),
-)
-_URLS = (  # 0.10 column, page_meta url id column
-    ("canonical", "canonical_url_id"), ("amphtml", "amphtml_url_id"),
-    ("manifest", "manifest_url_id"), ("icon_href", "icon_url_id"),
-    ("appleTouchIcon_href", "apple_touch_icon_url_id"), ("og_url", "og_url_id"),
-    ("og_image", "og_image_url_id"), ("twitter_image", "twitter_image_url_id"),
-)
-_PLAIN = (  # 0.10 column, page_meta column
-    ("lang", "lang"), ("dir", "dir"), ("charset", "charset"), ("baseHref", "base_href"),
-    ("viewport_raw", "viewport_raw"), ("themeColor", "theme_color"),
-    ("applicationName", "application_name"), ("author", "author"),
-    ("generator", "generator"), ("publisher", "publisher"),
-    ("robots_noindex", "robots_noindex"), ("robots_nofollow", "robots_nofollow"),
-    ("robots_noarchive", "robots_noarchive"), ("robots_noimageindex", "robots_noimageindex"),
-    ("googlebot", "googlebot"), ("og_type", "og_type"), ("og_site_name", "og_site_name"),
-    ("og_image_alt", "og_image_alt"), ("og_image_width", "og_image_width"),
-    ("og_image_height", "og_image_height"), ("og_locale", "og_locale"),
-    ("og_article_published_time", "og_article_published_time"),
-    ("og_article_modified_time", "og_article_modified_time"),
-    ("twitter_card", "twitter_card"), ("twitter_site", "twitter_site"),
-    ("twitter_creator", "twitter_creator"), ("fb_app_id", "fb_app_id"),
-    ("verification_google", "verification_google"),
-    ("formatDetection_telephone", "format_detection_telephone"),
-    ("tag_count", "tag_count"), ("jsonld_count", "jsonld_count"),
-    ("tags_providers_csv", "tags_providers_csv"),
-)
+_TEXTS, _URLS, _PLAIN = PAGE_META_TEXTS, PAGE_META_URLS, PAGE_META_PLAIN
+"""The 0.10 ↔ 0.13 column mapping, defined once (format013_schema) for the converter and
+the views."""
 
 
 def _pages_view(have: Callable[[str, str], bool]) -> str:
