@@ -190,13 +190,16 @@ class HeaderSet:
         return sum(1 for e in self.entries if not e[3])
 
 
-def header_set(headers: dict[str, Any]) -> tuple[HeaderSet | None, int]:
+def header_set(headers: dict[str, Any]) -> tuple[HeaderSet, int]:
     """The decomposed set of a response-header object, and how many of its values had no
     place (``null``, an object: a header is text, or a list of texts).
 
-    None when there are no headers: such a page has ``header_set_id`` NULL and no
-    ``header_flags`` row. Values are stored verbatim; the canonical lines hash the
-    trimmed value. ``cache_policy`` is every ``cache-control`` value joined by ``, ``.
+    An object without headers (``{}``: a response was received, with none) is the empty
+    set — no entries, its hashes those of the empty text, every flag 0 — so that it
+    stays apart from a row whose headers are unknown (``header_set_id`` NULL: never
+    fetched, failed), as the two are in 0.10 (upstream's writer, having no such rows,
+    never writes it). Values are stored verbatim; the canonical lines hash the trimmed
+    value. ``cache_policy`` is every ``cache-control`` value joined by ``, ``.
     """
     seen: dict[str, int] = {}
     entries: list[tuple[str, int, str, bool]] = []
@@ -210,8 +213,6 @@ def header_set(headers: dict[str, Any]) -> tuple[HeaderSet | None, int]:
                 continue
             seen[lower] = seen.get(lower, 0) + 1
             entries.append((lower, seen[lower], text, lower in VOLATILE_HEADERS))
-    if not entries:
-        return None, dropped
     entries.sort(key=lambda e: (e[0], e[1]))
     lines = [f"{n}/{k}={v.strip()}" for n, k, v, _ in entries]
     stable = [line for line, e in zip(lines, entries, strict=True) if not e[3]]

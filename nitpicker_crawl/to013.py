@@ -286,8 +286,6 @@ class _Build:
                     continue
                 hs, lost = refs013.header_set(headers)
                 dropped += lost
-                if hs is None:
-                    continue
                 set_id = sets.get(hs.raw_hash)
                 if set_id is None:
                     set_id = self._header_set(hs, names, values)

@@ -73,13 +73,15 @@ def _headers(table: str, alias: str) -> str:
     """A correlated sub-select rebuilding the 0.10 ``responseHeaders`` JSON object of
     ``alias.header_set_id``: lower-cased names; a name sent several times (set-cookie)
     becomes an array in occurrence order, as upstream's writer received it."""
-    return (
+    return (  # no header set: NULL (headers unknown), as 0.10 stores it, not "{}"
+        f"(CASE WHEN {alias}.header_set_id IS NULL THEN NULL ELSE "
         "(SELECT json_group_object(n, CASE WHEN k = 1 THEN v ELSE json(vs) END) FROM ("
         "SELECT hn.name AS n, count(*) AS k, min(hv.value) AS v, "
         "json_group_array(hv.value) AS vs FROM (SELECT * FROM header_set_entries e "
         f"WHERE e.header_set_id = {alias}.header_set_id ORDER BY e.name_id, e.occurrence) e "
         "JOIN header_name_refs hn ON hn.id = e.name_id "
-        "JOIN header_value_refs hv ON hv.id = e.value_id GROUP BY hn.name ORDER BY hn.name))"
+        "JOIN header_value_refs hv ON hv.id = e.value_id GROUP BY hn.name ORDER BY hn.name)) "
+        "END)"
     )
 
 

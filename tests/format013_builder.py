@@ -147,3 +147,25 @@ class Db13:
             tf.add(self.dir, arcname=self.dir.name, recursive=False)
             tf.add(self.dir / "db.sqlite", arcname=f"{self.dir.name}/db.sqlite")
         return out
+
+
+def as_both_formats_say_it(value: Any) -> Any:
+    """An answer as both formats can say it, for comparing a 0.10 archive with its 0.13
+    conversion (docs/archive-format.md, "Format 0.13"): ``''`` and null are one and
+    left out (0.13 stores no empty text; MCP leaves nulls out anyway), and of a page's
+    links to one target only the first keeps its text (0.13 keeps one row per pair)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("outboundLinks"), list):
+            seen: set[Any] = set()
+            links = []
+            for link in value["outboundLinks"]:
+                repeat = link.get("url") in seen
+                seen.add(link.get("url"))
+                links.append({k: v for k, v in link.items() if k != "textContent"}
+                             if repeat else link)
+            value = {**value, "outboundLinks": links}
+        return {k: as_both_formats_say_it(v) for k, v in value.items()
+                if v is not None and v != ""}
+    if isinstance(value, list):
+        return [as_both_formats_say_it(v) for v in value]
+    return value

@@ -24,6 +24,7 @@ from nitpicker_query.archive import Archive
 from nitpicker_query.catalog import QUERIES, QuerySpec
 from nitpicker_query.exceptions import NitpickerError
 from tests.crawl.conftest import CRAWL, Crawl
+from tests.format013_builder import as_both_formats_say_it
 
 UPSTREAM = Path(__file__).resolve().parent.parent / "data" / "upstream-0.4.4"
 SOURCES = ["trapzoo", "trapzoo-bounded", "trapzoo-single"]
@@ -50,25 +51,6 @@ def pair(request: pytest.FixtureRequest, capped_plain: Crawl,
     with open_archive(source) as old, open_archive(out) as new:
         assert (old.format, new.format) == ("0.10", "0.13")
         yield old, new
-
-
-def _same(value: Any) -> Any:
-    """What both formats can say: ``''`` and null are one (0.13 stores no empty text);
-    of a page's links to one target only the first keeps its text (0.13 keeps one row
-    per pair: a repeat's text is null, on both sides here)."""
-    if isinstance(value, dict):
-        if isinstance(value.get("outboundLinks"), list):
-            seen: set[Any] = set()
-            links = []
-            for link in value["outboundLinks"]:
-                repeat = link.get("url") in seen
-                seen.add(link.get("url"))
-                links.append({**link, "textContent": None} if repeat else link)
-            value = {**value, "outboundLinks": links}
-        return {k: _same(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_same(v) for v in value]
-    return None if value == "" else value
 
 
 def _values(a: Archive) -> dict[str, list[Any]]:
@@ -170,6 +152,6 @@ def _answer(spec: QuerySpec, archive: Archive, options: dict[str, Any]) -> Any:
     """The answer, or the error's text for a combination of options a query refuses
     (the same on both formats)."""
     try:
-        return _same(spec.function(archive, **options))
+        return as_both_formats_say_it(spec.function(archive, **options))
     except NitpickerError as exc:
         return f"error: {exc}"

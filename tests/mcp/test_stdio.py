@@ -17,6 +17,7 @@ from mcp import Client, StdioServerParameters
 
 from nitpicker_mcp.tools import TOOLS
 from nitpicker_query.keys import page_keys
+from tests.format013_builder import as_both_formats_say_it
 
 pytestmark = pytest.mark.anyio
 SERVER = str(Path(sys.executable).with_name("nitpicker-mcp"))
@@ -141,3 +142,28 @@ def test_mcp_inspector_cli(root: Path, site: Path) -> None:
                       "--tool-arg", "archive=/etc/passwd")
     assert refused["isError"] is True
     assert "outside the allowed locations" in refused["content"][0]["text"]
+
+
+async def test_every_tool_answers_the_same_on_the_archive_converted_to_013(
+        root: Path, site: Path) -> None:
+    """The fixture archive and the same archive converted to format 0.13, side by side in
+    one server: every tool's structured answer is the same."""
+    converted = root / "site-0.13.nitpicker"
+    crawl = str(Path(sys.executable).with_name("nitpicker-crawl"))
+    if not converted.exists():
+        subprocess.run([crawl, "convert", str(site), "--to", "0.13", "-o", str(converted)],
+                       check=True, capture_output=True)
+    async with Client(params("--root", str(root)), mode="auto") as client:
+        opened = await client.call_tool("open_archive", {"archive": str(converted)})
+        assert not opened.is_error, opened.content
+        compared = 0
+        for name, arguments in sweep_calls(site):
+            if "archive" not in arguments or name == "open_archive":
+                continue
+            old = await client.call_tool(name, arguments)
+            new = await client.call_tool(name, {**arguments, "archive": str(converted)})
+            assert not new.is_error, (name, new.content)
+            assert as_both_formats_say_it(new.structured_content) == \
+                as_both_formats_say_it(old.structured_content), name
+            compared += 1
+        assert compared == len(TOOLS) - 2
