@@ -144,6 +144,65 @@ def raw_cases(sample_url: str) -> dict[str, list[tuple[str, tuple[Any, ...]]]]:
     }
 
 
+PAGE_013 = ("ci.scraped = 1 AND ci.redirect_dest_id IS NULL AND ci.alias_of_id IS NULL AND "
+            "(ctr.raw IS NULL OR ctr.raw = 'text/html')")
+STRICT_013 = ("ci.scraped = 1 AND ci.is_external = 0 AND ctr.raw = 'text/html' AND "
+              "ci.redirect_dest_id IS NULL AND ci.alias_of_id IS NULL")
+LIST_013 = (
+    "SELECT ur.url, t.text, ci.status, ctr.raw, ci.is_external, d.text, k.text, pm.lang, "
+    "pm.robots_noindex, pm.robots_nofollow, pm.robots_noarchive, rr.text, cu.url, pm.og_type, "
+    "ot.text, pm.og_site_name, od.text, ou.url, oi.url, pm.og_image_alt, pm.og_locale, "
+    "pm.og_article_published_time, pm.twitter_card, pm.twitter_site, pm.twitter_creator, "
+    "ti.url, pm.charset, pm.theme_color, mu.url, pm.tag_count, pm.jsonld_count, "
+    "pm.tags_providers_csv, ci.first_crawled_at, ci.last_crawled_at "
+    "FROM url_refs ur JOIN content_items ci ON ci.url_id = ur.id "
+    "LEFT JOIN content_type_refs ctr ON ctr.id = ci.content_type_id "
+    "LEFT JOIN page_meta pm ON pm.page_id = ci.id "
+    + " ".join(f"LEFT JOIN text_refs {a} ON {a}.id = pm.{c}" for a, c in (
+        ("t", "title_text_id"), ("d", "description_text_id"), ("k", "keywords_text_id"),
+        ("rr", "robots_raw_text_id"), ("ot", "og_title_text_id"),
+        ("od", "og_description_text_id")))
+    + " " + " ".join(f"LEFT JOIN url_refs {a} ON {a}.id = pm.{c}" for a, c in (
+        ("cu", "canonical_url_id"), ("ou", "og_url_id"), ("oi", "og_image_url_id"),
+        ("ti", "twitter_image_url_id"), ("mu", "manifest_url_id")))
+)
+
+
+def raw_cases_013() -> dict[str, list[tuple[str, tuple[Any, ...]]]]:
+    """The same answers written by hand over format 0.13's own tables, with the joins
+    upstream's 0.13 readers use (docs/archive-format.md, "Format 0.13")."""
+    base = ("FROM content_items ci LEFT JOIN content_type_refs ctr ON "
+            "ctr.id = ci.content_type_id LEFT JOIN page_meta pm ON pm.page_id = ci.id ")
+    return {
+        "list_pages (first 100)": [(
+            f"{LIST_013} WHERE {PAGE_013} ORDER BY ur.url LIMIT ? OFFSET ?", PAGE)],
+        "list_pages missing_title": [(
+            f"{LIST_013} WHERE {PAGE_013} AND pm.title_text_id IS NULL ORDER BY ur.url "
+            "LIMIT ? OFFSET ?", PAGE)],
+        "find_duplicates title (first 50)": [(
+            "SELECT tr.text, count(*) AS n, group_concat(ur.url, char(31)) FROM content_items "
+            "ci JOIN content_type_refs ctr ON ctr.id = ci.content_type_id JOIN page_meta pm "
+            "ON pm.page_id = ci.id JOIN text_refs tr ON tr.id = pm.title_text_id JOIN "
+            f"url_refs ur ON ur.id = ci.url_id WHERE {STRICT_013} GROUP BY pm.title_text_id "
+            "HAVING count(*) > 1 ORDER BY n DESC, tr.text LIMIT ? OFFSET ?", (50, 0))],
+        "get_summary": [
+            (f"SELECT ci.is_external, ci.status, count(*) {base} WHERE {PAGE_013} AND "
+             "(ci.is_skipped = 0 OR ci.is_skipped IS NULL) GROUP BY 1, 2", ()),
+            ("SELECT count(*), sum(pm.title_text_id IS NOT NULL), "
+             "sum(pm.description_text_id IS NOT NULL), sum(pm.keywords_text_id IS NOT NULL), "
+             "sum(pm.og_title_text_id IS NOT NULL), sum(pm.og_description_text_id IS NOT "
+             f"NULL), sum(pm.og_image_url_id IS NOT NULL) {base} WHERE {STRICT_013}", ()),
+            (f"SELECT ctr.raw, ci.is_external, count(*) {base} WHERE ci.scraped = 1 AND "
+             "ci.redirect_dest_id IS NULL AND (ci.is_skipped = 0 OR ci.is_skipped IS NULL) "
+             "GROUP BY 1, 2", ()),
+        ],
+        "get_duplicate_clusters": [(
+            f"SELECT pm.title_text_id, pm.description_text_id, pm.og_title_text_id, "
+            f"pm.og_url_id, count(*) AS n {base} WHERE {STRICT_013} GROUP BY 1, 2, 3, 4 "
+            "HAVING n >= 10 ORDER BY n DESC", ())],
+    }
+
+
 def our_cases(sample_url: str) -> dict[str, Callable[[q.Archive], Any]]:
     return {
         "list_pages (first 100)": lambda a: q.list_pages(a),
@@ -178,7 +237,7 @@ def _raw_conn(db: Path) -> sqlite3.Connection:
     return conn
 
 
-def run(path: Path) -> list[str]:
+def run(path: Path, fmt: str = "0.10") -> list[str]:
     rows: list[str] = []
     # open: empty cache vs cached re-open, in one process
     cache_dir = Path(tempfile.mkdtemp(prefix="nitpicker-bench-cache-"))
@@ -193,7 +252,8 @@ def run(path: Path) -> list[str]:
                 f"{cached_open * 1000:.1f} | — | — | {cached_open / cold_open * 100:.2f} % |")
     with q.open_archive(path) as a:
         db = a.directory / "db.sqlite"
-    raws, ours = raw_cases(SAMPLE), our_cases(SAMPLE)
+    raws = raw_cases(SAMPLE) if fmt == "0.10" else raw_cases_013()
+    ours = our_cases(SAMPLE)
     for name, statements in raws.items():
         conn = _raw_conn(db)
 
@@ -258,6 +318,10 @@ def main() -> None:
                         help="also time an upstream-shaped copy of the largest archive")
     parser.add_argument("--rss", action="store_true",
                         help="peak RSS of each query on the largest archive")
+    parser.add_argument("--format013", action="store_true",
+                        help="also time the largest archive converted to format 0.13 "
+                        "(nitpicker-crawl convert --to 0.13) against raw SQL over 0.13's "
+                        "own tables")
     add_flag(parser)
     args = parser.parse_args()
     for pages in args.pages:
@@ -270,6 +334,14 @@ def main() -> None:
             _report(copy, f"python bench/queries.py --pages {max(args.pages)} --upstream "
                     "(upstream-shaped copy: no page_signatures, no extra indexes)", run(copy),
                     args.write)
+    if args.format013:
+        converted = largest.with_name(largest.stem + "-0.13.nitpicker")
+        if not converted.exists():
+            subprocess.run([str(Path(sys.executable).with_name("nitpicker-crawl")), "convert",
+                            str(largest), "--to", "0.13", "-o", str(converted)], check=True)
+        _report(converted, f"python bench/queries.py --pages {max(args.pages)} --format013 "
+                "(the same archive converted to format 0.13; raw = SQL over 0.13's tables)",
+                run(converted, "0.13"), args.write)
     if args.rss:
         emit(f"queries-rss-{largest.name}",
              f"### Peak memory per query, {largest.name} (each query alone in a fresh "
