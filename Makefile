@@ -44,7 +44,7 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer page_cluster
 
 bench: $(STAMP) browser
-	$(BIN)/python bench/queries.py --pages 300000
+	$(BIN)/python bench/queries.py --pages 300000 --format013
 	$(BIN)/python bench/convert.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
 	$(BIN)/python bench/guards.py --pages 300000
