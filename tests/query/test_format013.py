@@ -132,11 +132,13 @@ def test_the_017_era_flavour_reads_its_page_tags_and_violations(tmp_path: Path) 
                     "message_text_id, page_url_sort_key, message_sort_key, code_sort_key) "
                     "VALUES (1, 'axe', 'error', 'image-alt', 1, 'a', 'b', 'c')")
     out = db.tar(tmp_path / "era017.nitpicker")
+    before = _sha(out)
     assert q.count_pages_by_tag(out, provider="Google Tag Manager",
                                 external_id="GTM-AB12")["pageCount"] == 1
     violations = q.get_violations(out)["items"]
     assert [(v["url"], v["rule"], v["message"]) for v in violations] == [
         (BASE, "image-alt", "img needs alt")]
+    assert _sha(out) == before  # read-only: the file's bytes are as they were
 
 
 def test_upstream_cap_events_with_refused_placeholders(tmp_path: Path) -> None:
