@@ -145,15 +145,16 @@ def test_mcp_inspector_cli(root: Path, site: Path) -> None:
 
 
 async def test_every_tool_answers_the_same_on_the_archive_converted_to_013(
-        root: Path, site: Path) -> None:
+        root: Path, site: Path, tmp_path: Path) -> None:
     """The fixture archive and the same archive converted to format 0.13, side by side in
-    one server: every tool's structured answer is the same."""
-    converted = root / "site-0.13.nitpicker"
+    one server: every tool's structured answer is the same. The conversion is written
+    to a directory of its own, so the shared root other tests list stays as it was."""
+    converted = tmp_path / "site-0.13.nitpicker"
     crawl = str(Path(sys.executable).with_name("nitpicker-crawl"))
-    if not converted.exists():
-        subprocess.run([crawl, "convert", str(site), "--to", "0.13", "-o", str(converted)],
-                       check=True, capture_output=True)
-    async with Client(params("--root", str(root)), mode="auto") as client:
+    subprocess.run([crawl, "convert", str(site), "--to", "0.13", "-o", str(converted)],
+                   check=True, capture_output=True)
+    async with Client(params("--root", str(root), "--root", str(tmp_path)),
+                      mode="auto") as client:
         opened = await client.call_tool("open_archive", {"archive": str(converted)})
         assert not opened.is_error, opened.content
         compared = 0
