@@ -43,7 +43,9 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
 from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
 
+from .ids import content_id_rewrites
 from .similarity import auto_cut_threshold, incidence, jaccard_matrix
+from .stylesheets import first_party
 from .tokens import parse
 
 _DIGITS = re.compile(r"\d+")
@@ -107,6 +109,7 @@ class _Corpus:
     landmark_pages: Counter[int] = field(default_factory=Counter)
     landmark_kind: dict[int, str] = field(default_factory=dict)
     landmark_shell: dict[int, frozenset[str]] = field(default_factory=dict)
+    landmark_root: dict[int, int] = field(default_factory=dict)  # its own element's token
     structures: dict[frozenset[tuple[int, int, int]], int] = field(default_factory=dict)
     structure_list: list[frozenset[tuple[int, int, int]]] = field(default_factory=list)
     # per page, three 4-byte ints (structure, path pair, stylesheet set): what a page
@@ -137,6 +140,7 @@ def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | Non
                 lid = corpus.landmark_ids[key] = len(corpus.landmark_ids)
                 corpus.landmark_kind[lid] = landmark.kind
                 corpus.landmark_shell[lid] = landmark.shell
+                corpus.landmark_root[lid] = corpus.token(landmark.root)
             lm_ids.append(lid)
         for lid in set(lm_ids):
             corpus.landmark_pages[lid] += 1
@@ -155,27 +159,139 @@ def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | Non
         corpus.page_path.append(corpus.path_ids.setdefault(pair, len(corpus.path_ids)))
         hrefs = page.get("stylesheetHrefs")
         if isinstance(hrefs, list):
-            css = frozenset(str(h) for h in hrefs)
+            host = page.get("host")
+            css = first_party(hrefs, host if isinstance(host, str) and host else None)
             corpus.page_css.append(corpus.css_ids.setdefault(css, len(corpus.css_ids)))
         else:
             corpus.page_css.append(-1)
         if progress is not None and n % 1000 == 0:
             progress("pass0", f"{n} pages read")
+    _drop_content_ids(corpus)
     return corpus
 
 
+def _drop_content_ids(corpus: _Corpus) -> None:
+    """Take content-derived ids out of the token paths (:mod:`page_cluster.ids`) and
+    intern again: tokens, landmark instances and structures that differed only by them
+    become one."""
+    names = [""] * len(corpus.token_ids)
+    for path, tid in corpus.token_ids.items():
+        names[tid] = path
+    tokens_of = [frozenset(t for t, _d, _lm in s) for s in corpus.structure_list]
+    weights = Counter(corpus.page_structure)
+    changes = content_id_rewrites(names, tokens_of,
+                                  [weights[s] for s in range(len(tokens_of))])
+    if not changes:
+        return
+    token_ids: dict[str, int] = {}
+    new_token = [0] * len(names)
+    for tid, path in enumerate(names):
+        new_token[tid] = token_ids.setdefault(changes.get(tid, path), len(token_ids))
+    corpus.token_ids = token_ids
+    new_landmark: dict[int, int] = {}
+    landmark_ids: dict[frozenset[int], int] = {}
+    landmark_pages: Counter[int] = Counter()
+    kinds: dict[int, str] = {}
+    shells: dict[int, frozenset[str]] = {}
+    roots: dict[int, int] = {}
+    for key, lid in sorted(corpus.landmark_ids.items(), key=lambda kv: kv[1]):
+        new_key = frozenset(new_token[t] for t in key)
+        nid = landmark_ids.setdefault(new_key, len(landmark_ids))
+        new_landmark[lid] = nid
+        landmark_pages[nid] += corpus.landmark_pages[lid]
+        kinds.setdefault(nid, corpus.landmark_kind[lid])
+        shells.setdefault(nid, corpus.landmark_shell[lid])
+        roots.setdefault(nid, new_token[corpus.landmark_root[lid]])
+    total = len(corpus.page_structure)
+    corpus.landmark_ids = landmark_ids
+    # instances that became one on a page count it twice: never more pages than there are
+    corpus.landmark_pages = Counter({k: min(n, total) for k, n in landmark_pages.items()})
+    corpus.landmark_kind = kinds
+    corpus.landmark_shell = shells
+    corpus.landmark_root = roots
+    structures: dict[frozenset[tuple[int, int, int]], int] = {}
+    new_structure = [0] * len(corpus.structure_list)
+    for sid, structure in enumerate(corpus.structure_list):
+        mapped = frozenset((new_token[t], d, new_landmark.get(lm, -1) if lm >= 0 else -1)
+                           for t, d, lm in structure)
+        new_structure[sid] = structures.setdefault(mapped, len(structures))
+    corpus.structures = structures
+    corpus.structure_list = list(structures)
+    corpus.page_structure = array("i", (new_structure[s] for s in corpus.page_structure))
+
+
 def _global_chrome(corpus: _Corpus) -> set[int]:
-    """Landmark instances shared so widely that they are the site's frame."""
+    """Landmark instances shared so widely that they are the site's frame.
+
+    Shares are counted per *design*, not per exact instance: a menu whose active item
+    moves (``li.active`` on a category's pages, none elsewhere) or a header with an
+    optional notice is one design in several instances, and each instance alone may be
+    on too few pages to look like the frame (:func:`_designs`)."""
     pages = len(corpus.page_structure)
     if not pages or not corpus.landmark_pages:
         return set()
-    shares = {lid: n / pages for lid, n in corpus.landmark_pages.items() if n >= 2}
+    design_of = _designs(corpus)
+    design_pages: Counter[int] = Counter()
+    for lid, n in corpus.landmark_pages.items():
+        design_pages[design_of[lid]] += n
+    shares = {d: min(n, pages) / pages for d, n in design_pages.items() if n >= 2}
     if not shares:
         return set()
     cut = auto_cut_threshold(list(shares.values()))
     if cut is None:  # one share for all: the frame if widely shared
-        return {lid for lid, s in shares.items() if s >= GLOBAL_CHROME_MIN}
-    return {lid for lid, s in shares.items() if s > cut and s >= GLOBAL_CHROME_MIN}
+        frame = {d for d, s in shares.items() if s >= GLOBAL_CHROME_MIN}
+    else:
+        frame = {d for d, s in shares.items() if s > cut and s >= GLOBAL_CHROME_MIN}
+    return {lid for lid in corpus.landmark_pages if design_of[lid] in frame}
+
+
+DESIGN_OVERLAP = 0.9
+"""Share of an instance's tokens that must be its design's for the two to be one. For
+the same element (the same path, id and classes), the design's tokens are those all its
+instances so far have used: ``div.sphinxsidebar`` with a table of contents of any
+length, or with only its "next topic" part, a menu with its active item anywhere or
+nowhere. For another element, the design's first instance, and the smaller of the two
+must be at least half the larger's size (a header with an optional notice). A site's
+header and a section's sub-navigation share a few generic tokens; a bare ``nav>ul``
+elsewhere is not a mega menu's design."""
+
+MAX_DESIGNS = 64
+"""Designs compared per landmark kind; instances beyond them are designs of their own
+(a page-specific breadcrumb on every page would otherwise cost a comparison each)."""
+
+
+def _designs(corpus: _Corpus) -> dict[int, int]:
+    """Landmark instance → its design: the most widely shared instance of its kind that
+    is one design with it (:data:`DESIGN_OVERLAP`). Instances are taken the most shared
+    first and compared, by their tokens, with the designs found so far: an instance of
+    the same element with the tokens its design's instances have used (a sidebar with
+    only its "next topic" part, one with a long table of contents), or, for another
+    element, with the design's first instance."""
+    design_of: dict[int, int] = {}
+    designs: dict[str, list[tuple[int, frozenset[int], set[int]]]] = defaultdict(list)
+    root = corpus.landmark_root
+    tokens_of = {lid: key for key, lid in corpus.landmark_ids.items()}
+    for lid in sorted(tokens_of, key=lambda i: (-corpus.landmark_pages[i], i)):
+        tokens = tokens_of[lid]
+        found = designs[corpus.landmark_kind[lid]]
+        match = None
+        for design, first, used in found:
+            if root[design] == root[lid]:
+                alike = len(tokens & used) >= DESIGN_OVERLAP * len(tokens)
+            else:
+                small, large = sorted((len(tokens), len(first)))
+                alike = small * 2 >= large and \
+                    len(tokens & first) >= DESIGN_OVERLAP * small
+            if alike:
+                match = design
+                used.update(tokens)
+                break
+        if match is None:
+            match = lid
+            if len(found) < MAX_DESIGNS:
+                found.append((lid, tokens, set(tokens)))
+        design_of[lid] = match
+    return design_of
 
 
 def _effective(structure: frozenset[tuple[int, int, int]], chrome: set[int],
@@ -185,11 +301,14 @@ def _effective(structure: frozenset[tuple[int, int, int]], chrome: set[int],
 
 
 def _profile(structure: frozenset[tuple[int, int, int]], chrome: set[int],
-             kinds: Mapping[int, str]) -> str:
+             kinds: Mapping[int, str], roots: Mapping[int, int], hidden: frozenset[int]
+             ) -> str:
     """The kinds of local landmarks a page has (``aside``, ``form``, ``nav``…): a sidebar
-    or a form more or less is a template difference however small it is in tokens."""
+    or a form more or less is a template difference however small it is in tokens. A
+    landmark inside a content container (an ``aside`` a document's text puts in its
+    body: a note, a "see also") is content, as the rest of that body is."""
     return ",".join(sorted({kinds[lm] for _t, _d, lm in structure
-                            if lm >= 0 and lm not in chrome}))
+                            if lm >= 0 and lm not in chrome and roots[lm] not in hidden}))
 
 
 def _content_containers(corpus: _Corpus, chrome: set[int], block_of: list[str]
@@ -246,14 +365,21 @@ def _path_keys(corpus: _Corpus) -> list[str]:
     """Each page's path key: its first segment, and its second when that value is a
     section of the site rather than an item. A second value on a single page is an item
     (a slug, an id); one shared by several pages (``tag``, ``page``, a year) is kept.
-    Digit runs are already ``#``."""
+    The same holds at the top: a first segment that is one page's own name and nothing
+    else's (``about.html``, ``genindex-A.html``, ``/contact``) is an item of the site's
+    root, keyed ``*``. Digit runs are already ``#``."""
     seconds: Counter[int] = Counter(corpus.page_path)
+    firsts: Counter[str] = Counter()
+    for (first, _second), pid in corpus.path_ids.items():
+        firsts[first] += seconds[pid]
     key_of: dict[int, str] = {}
     for (first, second), pid in corpus.path_ids.items():
         if second and seconds[pid] >= PATH_VALUE_MIN_PAGES:
             key_of[pid] = f"{first}/{second}"
+        elif second:
+            key_of[pid] = f"{first}/*"
         else:
-            key_of[pid] = f"{first}/*" if second else first
+            key_of[pid] = "*" if first and firsts[first] < PATH_VALUE_MIN_PAGES else first
     return [key_of[pid] for pid in corpus.page_path]
 
 
@@ -368,7 +494,8 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     block_of = _blocks(corpus)
     hidden = _content_containers(corpus, chrome, block_of)
     effective = [_effective(s, chrome, hidden) for s in corpus.structure_list]
-    profiles = [_profile(s, chrome, corpus.landmark_kind) for s in corpus.structure_list]
+    profiles = [_profile(s, chrome, corpus.landmark_kind, corpus.landmark_root, hidden)
+                for s in corpus.structure_list]
     width = len(corpus.token_ids)
     if progress is not None:
         progress("pass0", f"{total} pages read, {len(corpus.structure_list)} structures")

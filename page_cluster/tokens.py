@@ -52,6 +52,7 @@ MAX_ELEMENTS = 20_000
 """Most elements read per page: a 10 MB page is judged by its first 20,000 elements."""
 
 _DIGITS = re.compile(r"\d+")
+_ID_SEPARATORS = str.maketrans({".": "_", "~": "_", "[": "_", "]": "_", ">": "_"})
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,8 @@ def _steps(node: LexborNode) -> tuple[str, str | None]:
     attrs = node.attributes
     step = node.tag or ""
     ident = attrs.get("id")
-    if ident:
-        step += "#" + _DIGITS.sub("#", ident.strip())[:40]
+    if ident:  # the separators of a path are kept out of it, so a step can be read back
+        step += "#" + _DIGITS.sub("#", ident.strip()).translate(_ID_SEPARATORS)[:40]
     classes = [_DIGITS.sub("#", c)[:40] for c in (attrs.get("class") or "").split()]
     role = attrs.get("role")
     suffix = f"[{role.strip().lower()[:20]}]" if role else ""
@@ -112,6 +113,29 @@ def _steps(node: LexborNode) -> tuple[str, str | None]:
     if len(set(classes)) > 1:
         full = step + "." + classes[0] + "~" + ".".join(sorted(set(classes))[:8]) + suffix
     return step + "." + classes[0] + suffix, full
+
+
+NESTED_REPEATS = (2, 3)
+"""Lengths of a nesting pattern folded when it repeats (``ul>li`` in ``ul>li>ul>li``;
+``div.comment>div.replies>article`` …): a table of contents three levels deep and one
+of a single level, a thread of replies and a lone comment are one template, as a list
+of 6 items and one of 30 are. Single steps (``div>div``, ``section>section``) are not
+folded: wrappers nest by design."""
+
+
+def _fold(parent: str, own: str) -> str:
+    """``parent>own``, with a repeated nesting pattern folded back to its first
+    occurrence: the element's path is then its ancestor's, and its descendants' paths
+    are those of the ancestor's."""
+    if not parent:
+        return own
+    if own in parent:  # cheap test first: a repeat needs the step among the ancestors
+        steps = parent.split(">")
+        steps.append(own)
+        for k in NESTED_REPEATS:
+            if len(steps) >= 2 * k and steps[-k:] == steps[-2 * k:-k]:
+                return ">".join(steps[:-k])
+    return f"{parent}>{own}"
 
 
 def _landmark_kind(node: LexborNode) -> str | None:
@@ -150,7 +174,7 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
         if count > MAX_ELEMENTS:
             break
         own, full = _steps(node)
-        path = f"{parent}>{own}" if parent else own
+        path = _fold(parent, own)
         if path.count(">") >= MAX_DEPTH:
             continue
         kind = _landmark_kind(node)

@@ -1,0 +1,198 @@
+"""The rules that came from real sites (issue 22), each in both directions: pages of one
+template that must stay together, pages of two templates that must stay apart."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from page_cluster import resolve_page_cluster_keys, tokenize
+from page_cluster.scoring import adjusted_rand_index
+from page_cluster.stylesheets import first_party, registrable_domain
+
+CHROME = ('<header class="site"><a class="logo">S</a></header>'
+          '<nav class="menu"><ul>{items}</ul></nav>')
+FOOTER = ('<footer class="site"><p class="copy">c</p><ul class="links"><li><a>x</a></li></ul>'
+          "</footer>")
+BLOCKS = ["<p>t</p>", "<p>t <a>l</a></p>", "<ul><li>a</li></ul>", "<ol><li>a</li></ol>",
+          "<pre>code</pre>", "<table><tr><td>1</td></tr></table>", "<blockquote>q</blockquote>",
+          "<figure><img><figcaption>c</figcaption></figure>", "<dl><dt>t</dt><dd>d</dd></dl>"]
+"""What a document's text is made of, in any order and number: its sections' children
+vary from page to page, as they do on real documentation."""
+WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+         "kappa", "lambda", "mu"]
+
+
+def menu(active: int | None) -> str:
+    return "".join(f'<li class="active"><a>{i}</a></li>' if i == active else f"<li><a>{i}</a></li>"
+                   for i in range(5))
+
+
+def page(main: str, active: int | None = None, aside: str = "") -> str:
+    return (f"<html><body>{CHROME.format(items=menu(active))}{aside}"
+            f"<main class='content'>{main}</main>{FOOTER}</body></html>")
+
+
+def record(i: int, html: str, paths: list[str], css: list[str] | None = None,
+           host: str = "www.site.test") -> dict[str, object]:
+    return {"id": i, "html": html, "paths": paths,
+            "stylesheetHrefs": css if css is not None else ["/css/site.css"], "host": host}
+
+
+def article(rng: random.Random, sections: int) -> str:
+    """A document whose section ids are made from its headings (as Sphinx, Pelican and
+    Markdown renderers write them), with paragraphs and lists in any number."""
+    body = []
+    for _ in range(sections):
+        slug = "-".join(rng.sample(WORDS, 2)) + f"-{rng.choice('abcdefgh')}{rng.choice('xyzw')}"
+        blocks = "".join(rng.choice(BLOCKS) for _ in range(rng.randint(1, 6)))
+        body.append(f'<section id="{slug}"><h2>{slug}</h2>{blocks}</section>')
+    return f'<h1 class="title">T</h1>{"".join(body)}'  # sections are main's children
+
+
+def listing(rng: random.Random) -> str:
+    items = "".join('<li class="hit"><a class="hit-title">x</a><p class="hit-summary">s</p></li>'
+                    for _ in range(rng.randint(3, 12)))
+    return (f'<h1 class="title">Results</h1><ol class="hits">{items}</ol>'
+            '<nav class="pager"><a>2</a></nav>')
+
+
+# -- first-party stylesheets ---------------------------------------------------------
+
+
+def test_first_party_stylesheets_keep_the_sites_own_paths_without_query() -> None:
+    hrefs = ["https://www.site.test/css/site.css?v=3", "https://static.site.test/css/news.css",
+             "/css/print.css#x", "https://fonts.googleapis.com/css2?family=Inter",
+             "https://cdn.reviews.example/widget.css", "http://[::1/bad.css"]
+    assert first_party(hrefs, "www.site.test") == {
+        "/css/site.css", "/css/news.css", "/css/print.css"}
+    assert first_party(hrefs[3:5], "www.site.test") == frozenset()
+    assert first_party(["https://fonts.example/a.css"], None) == {"/a.css"}  # host unknown
+    assert registrable_domain("a.b.example.co.uk") == "example.co.uk"
+    assert registrable_domain("www.example.com") == "example.com"
+    assert registrable_domain("127.0.0.1") == "127.0.0.1"
+
+
+def test_a_web_font_on_some_pages_does_not_split_a_template_and_own_stylesheets_still_do(
+        ) -> None:
+    rng = random.Random(3)
+    pages, labels = [], []
+    for i in range(60):
+        css = ["https://www.site.test/css/site.css", "https://www.site.test/css/docs.css"]
+        if rng.random() < 0.5:
+            css.append("https://fonts.googleapis.com/css2?family=Inter")
+        pages.append(record(i, page(article(rng, rng.randint(1, 3))), ["docs", f"p{i}"], css))
+        labels.append("doc")
+    for i in range(60, 100):  # the same markup, another section's own stylesheet
+        css = ["https://www.site.test/css/site.css", "https://www.site.test/css/shop.css"]
+        pages.append(record(i, page(listing(rng)), ["shop", f"p{i}"], css))
+        labels.append("shop")
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
+    assert "fonts.googleapis" not in "".join(keys)
+    assert len(set(keys[:60])) == 1 and keys[0] != keys[60]
+
+
+# -- content-derived ids -------------------------------------------------------------
+
+
+def test_ids_made_from_headings_do_not_make_each_document_a_template() -> None:
+    rng = random.Random(5)
+    pages = [record(i, page(article(rng, rng.randint(1, 4))), ["docs", f"d{i}"])
+             for i in range(80)]
+    pages += [record(80 + i, page(listing(rng)), ["docs", f"s{i}"]) for i in range(30)]
+    keys = resolve_page_cluster_keys(pages)
+    assert len(set(keys[:80])) == 1, "documents split by their section ids"
+    assert keys[0] != keys[80] and len(set(keys[80:])) == 1
+
+
+def test_ids_that_recur_stay_part_of_the_template() -> None:
+    """Two templates told apart only by the id of their content region (``#product`` and
+    ``#article``, each on many pages) stay apart: recurring ids are structure."""
+    rng = random.Random(9)
+    pages = []
+    for i in range(80):
+        region = "product" if i % 2 else "article"
+        inner = "".join(f"<div class='row'><span class='k'>{rng.choice(WORDS)}</span></div>"
+                        for _ in range(3))
+        pages.append(record(i, page(f'<div id="{region}" class="region">{inner}'
+                                    f'<div id="{region}-extra" class="box"><p>x</p></div></div>'),
+                            ["items", f"i{i}"]))
+    keys = resolve_page_cluster_keys(pages)
+    assert len({keys[i] for i in range(0, 80, 2)}) == 1
+    assert len({keys[i] for i in range(1, 80, 2)}) == 1
+    assert keys[0] != keys[1]
+
+
+# -- nested repeats ----------------------------------------------------------------
+
+
+def test_nested_lists_fold_but_a_different_nesting_does_not() -> None:
+    def toc(depth: int) -> str:
+        inner = "<a>x</a>"
+        for _ in range(depth):
+            inner = f"<ul><li><a>x</a>{inner}</li></ul>"
+        return f"<nav class='toc'>{inner}</nav>"
+
+    assert set(tokenize(toc(2))) == set(tokenize(toc(5)))
+    assert set(tokenize(toc(1))) != set(tokenize(toc(2)))  # one level is no repeat yet
+    wrappers = set(tokenize("<div><div><div><p>x</p></div></div></div>"))
+    assert "div>div>div>p" in wrappers  # single-step nesting is layout: kept
+
+
+# -- landmark designs and landmarks in content -------------------------------------
+
+
+def test_a_menu_whose_active_item_moves_is_the_sites_chrome() -> None:
+    """A category page marks its menu item active, a list page none: one menu, and the
+    two page types of one template (the same list markup) are one cluster."""
+    rng = random.Random(11)
+    pages = [record(i, page(listing(rng), active=None if i % 2 else i % 5),
+                    ["tag" if i % 2 else "category", f"x{i}"]) for i in range(80)]
+    keys = resolve_page_cluster_keys(pages)
+    assert len(set(keys)) == 1
+
+
+def test_a_sidebar_is_still_a_template_difference() -> None:
+    """Pages with a local sidebar and pages without it, the same main: two templates."""
+    rng = random.Random(12)
+    side = '<aside class="filters"><form class="f"><input><button>go</button></form></aside>'
+    pages = [record(i, page(listing(rng), aside=side if i % 2 else ""), ["search", f"q{i}"])
+             for i in range(80)]
+    keys = resolve_page_cluster_keys(pages)
+    assert len({keys[i] for i in range(0, 80, 2)}) == 1
+    assert len({keys[i] for i in range(1, 80, 2)}) == 1
+    assert keys[0] != keys[1]
+
+
+def test_an_aside_inside_a_documents_text_is_content() -> None:
+    rng = random.Random(13)
+    pages = []
+    for i in range(80):
+        body = article(rng, 2)
+        if i % 3 == 0:  # a "see also" box the author put in the text
+            body = body.replace("</h2>", '</h2><aside class="note"><p>see</p></aside>', 1)
+        pages.append(record(i, page(body), ["docs", f"d{i}"]))
+    assert len(set(resolve_page_cluster_keys(pages))) == 1
+
+
+# -- top-level items ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alike", [True, False])
+def test_top_level_pages_of_one_name_each_are_items_of_the_root(alike: bool) -> None:
+    """``genindex-A.html`` … ``genindex-Z.html``: each first segment names one page;
+    they are one template when their markup is alike, and two when it is not."""
+    rng = random.Random(14)
+    pages = []
+    for i, letter in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
+        main = listing(rng) if alike or i % 2 else article(rng, 2)
+        pages.append(record(i, page(main), [f"index-{letter}.html"]))
+    keys = resolve_page_cluster_keys(pages)
+    if alike:
+        assert len(set(keys)) == 1
+    else:
+        assert len({keys[i] for i in range(0, 26, 2)}) == 1
+        assert len({keys[i] for i in range(1, 26, 2)}) == 1
+        assert keys[0] != keys[1]
