@@ -47,21 +47,20 @@ _LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
 _ATTR = re.compile(r"""([a-zA-Z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 
 
-def stylesheet_paths(html: str, url: str) -> list[str]:
-    """The paths of the first-party stylesheets a page links (``<link rel=stylesheet>``
-    on the page's own host), sorted; query strings (cache busters) dropped."""
-    base = urlsplit(url)
+def stylesheet_hrefs(html: str, url: str) -> list[str]:
+    """The absolute URLs of the stylesheets a page links (``<link rel=stylesheet>``),
+    sorted, query kept: page_cluster itself keeps the first-party ones and drops the
+    query (:mod:`page_cluster.stylesheets`), so clustering an archive and running the
+    ``page-cluster`` CLI on the same pages decide alike."""
     found = set()
     for tag in _LINK.findall(html[:HTML_LIMIT]):
         attrs = {m[0].lower(): m[1] or m[2] or m[3] for m in _ATTR.findall(tag)}
         if "stylesheet" not in attrs.get("rel", "").lower().split() or not attrs.get("href"):
             continue
         try:
-            target = urlsplit(urljoin(url, html_lib.unescape(attrs["href"]).strip()))
+            found.add(urljoin(url, html_lib.unescape(attrs["href"]).strip()))
         except ValueError:
             continue
-        if target.hostname == base.hostname and target.port == base.port:
-            found.add(target.path)
     return sorted(found)
 
 
@@ -139,7 +138,8 @@ def _pages(a: Archive, rows: list[tuple[int, str, Any]], taken: list[tuple[int, 
                 continue
             taken.append((page_id, url))
             yield {"id": page_id, "html": text, "paths": path_segments(url),
-                   "stylesheetHrefs": stylesheet_paths(text, url)}
+                   "stylesheetHrefs": stylesheet_hrefs(text, url),
+                   "host": urlsplit(url).hostname or ""}
 
 
 def _stored(a: Archive) -> tuple[list[tuple[int, str]], list[str],

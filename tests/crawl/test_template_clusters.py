@@ -15,6 +15,7 @@ import pytest
 
 import nitpicker_query as q
 from nitpicker_query import templates
+from page_cluster.stylesheets import first_party
 from tests.crawl.conftest import Crawl
 
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
@@ -146,13 +147,15 @@ def test_a_crawl_directory_that_changes_is_clustered_again(capped_plain: Crawl,
     assert second["pagesWithoutHtml"] == first["pagesWithoutHtml"] + 1
 
 
-def test_stylesheet_paths_are_first_party_and_without_query() -> None:
+def test_stylesheet_hrefs_are_absolute_and_page_cluster_keeps_the_first_party_paths() -> None:
     html = ('<link rel="stylesheet" href="/a.css?v=3"><link rel="preload stylesheet" '
             "href='b.css'><link rel=stylesheet href=https://cdn.example/x.css>"
             '<link rel="icon" href="/i.css"><LINK REL="STYLESHEET" HREF="/a.css">')
-    assert templates.stylesheet_paths(html, "http://site.test/blog/post") == \
-        ["/a.css", "/blog/b.css"]
-    assert templates.stylesheet_paths("<p>no links</p>", "http://site.test/") == []
+    hrefs = templates.stylesheet_hrefs(html, "http://site.test/blog/post")
+    assert hrefs == ["http://site.test/a.css", "http://site.test/a.css?v=3",
+                     "http://site.test/blog/b.css", "https://cdn.example/x.css"]
+    assert first_party(hrefs, "site.test") == {"/a.css", "/blog/b.css"}
+    assert templates.stylesheet_hrefs("<p>no links</p>", "http://site.test/") == []
 
 
 def test_cli_lists_and_drills_down_with_one_line_errors(capped_plain: Crawl) -> None:
