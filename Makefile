@@ -31,7 +31,8 @@ test: $(STAMP) browser inspector
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # Real third-party targets — MediaWiki and DokuWiki from Debian's packages, Trac from
-# PyPI with Debian's git — installed first by bench/targets.py (Debian's packages only
+# PyPI with Debian's git, page-cluster's corpora (Debian's python3.11-doc built by
+# Sphinx, a blog built by Debian's pelican) — installed first by bench/targets.py (Debian's packages only
 # as root); each test skips with the reason when its target cannot be set up. And the
 # long crawls (the whole hostile site and the unbounded TrapZoo rendered, make demo run
 # twice for its determinism, the independent trap site at cap 100).

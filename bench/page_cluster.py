@@ -24,10 +24,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import cluster_corpora  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
 from page_cluster import synthetic  # noqa: E402
@@ -49,11 +51,22 @@ with open(sys.argv[2], "w") as f:
 """
 
 
+def _cluster(corpus: Path, out: Path, tree: Path) -> dict[str, Any]:
+    """Cluster a JSONL file in a fresh process, the way the CLI reads it."""
+    subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(out)], check=True,
+                   env={**os.environ, "PYTHONPATH": str(tree)}, cwd=tree)
+    result: dict[str, Any] = json.loads(out.read_text())
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 50_000,
                                                                   100_000])
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--tree", type=Path, default=ROOT,
+                        help="source tree whose page_cluster runs (a git worktree of an "
+                             "older commit, for figures measured in the same run)")
     add_flag(parser)
     args = parser.parse_args()
     rows = []
@@ -66,14 +79,31 @@ def main() -> None:
                     f.write(json.dumps(page) + "\n")
                     labels.append(template)
             size_mb = corpus.stat().st_size / 1e6
-            subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(out)], check=True,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)})
-            result = json.loads(out.read_text())
+            result = _cluster(corpus, out, args.tree)
         keys = result["keys"]
         rows.append(f"| {n:,} | {size_mb:,.0f} MB | {len(set(labels))} | {len(set(keys))} | "
                     f"{adjusted_rand_index(labels, keys):.4f} | {purity(labels, keys):.4f} | "
                     f"{result['cpu']:.1f} | {result['rss']:.0f} |")
         print(rows[-1], flush=True)
+    real = []
+    for name, (missing, pages) in sorted(cluster_corpora.CORPORA.items()):
+        reason = missing()
+        if reason:
+            real.append(f"| {name} | skipped: {reason} | | | | | | |")
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus, out = Path(tmp) / "pages.jsonl", Path(tmp) / "out.json"
+            labels = []
+            with open(corpus, "w", encoding="utf-8") as f:
+                for record in pages():
+                    labels.append(record.pop("label"))
+                    f.write(json.dumps(record) + "\n")
+            result = _cluster(corpus, out, args.tree)
+        keys = result["keys"]
+        real.append(f"| {name} | {len(labels):,} | {len(set(labels))} | {len(set(keys))} | "
+                    f"{adjusted_rand_index(labels, keys):.3f} | {purity(labels, keys):.3f} | "
+                    f"{result['cpu']:.1f} | {result['rss']:.0f} |")
+        print(real[-1], flush=True)
     lines = [
         f"`python bench/page_cluster.py --sizes {' '.join(map(str, args.sizes))}` — "
         f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
@@ -81,6 +111,12 @@ def main() -> None:
         "| pages | input | templates | clusters | ARI | purity | CPU s | peak RSS MiB |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
+        "",
+        "Real generators (bench/cluster_corpora.py: labels from what the generator wrote):",
+        "",
+        "| corpus | pages | page types | clusters | ARI | purity | CPU s | peak RSS MiB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        *real,
     ]
     emit("page-cluster", "\n".join(lines), write=args.write)
 

@@ -1,6 +1,6 @@
 """What the real third-party targets share (``mediawiki.py``, ``dokuwiki.py``,
-``trac.py``): a free port, a server process served as a group, and Debian packages
-installed when root.
+``trac.py``; ``cluster_corpora.py``'s Sphinx documentation and Pelican blog): a free
+port, a server process served as a group, and Debian packages installed when root.
 
     python bench/targets.py          # install every target's packages (root), say what is missing
 
@@ -72,13 +72,16 @@ def apt_install(packages: list[str]) -> bool:
 
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import cluster_corpora
     import dokuwiki
     import mediawiki
     import trac
 
     for name, ensure in (("mediawiki", mediawiki.ensure_installed),
                          ("dokuwiki", dokuwiki.ensure_installed),
-                         ("trac", trac.ensure_installed)):
+                         ("trac", trac.ensure_installed),
+                         ("sphinx docs", cluster_corpora.sphinx_missing),
+                         ("pelican", cluster_corpora.pelican_missing)):
         try:
             why = ensure()
         except (OSError, subprocess.CalledProcessError) as exc:
