@@ -4,8 +4,9 @@
     python bench/cluster_corpora.py pelican OUT.jsonl   # a blog built by Debian's pelican
 
 Each line is page-cluster's input (``id``, ``html``, ``paths``, ``stylesheetHrefs`` as
-absolute URLs with their query, ``host``) plus ``label``: the page type, read from what
-the generator itself wrote, never from our clustering:
+absolute URLs with their query, as ``template-clusters`` passes them, ``host``) plus
+``label``: the page type, read from what the generator itself wrote, never from our
+clustering:
 
 - **sphinx** — the HTML tree Debian ships in ``python3.11-doc`` (built by Sphinx with
   CPython's theme), read from disk as ``http://docs.localhost/<path>``. Sphinx's own
@@ -42,32 +43,16 @@ sys.path.append(str(Path(__file__).resolve().parent))
 
 from targets import apt_install
 
+from nitpicker_query.templates import stylesheet_hrefs  # what the archive query passes
+
 SPHINX_TREE = Path("/usr/share/doc/python3.11/html")
 SPHINX_HOST = "docs.localhost"
 BLOG_HOST = "blog.localhost"
 
-_LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
-_HREF = re.compile(r"""href\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
-
-
-def stylesheet_urls(html: str, url: str) -> list[str]:
-    """Absolute URLs of every ``<link rel=stylesheet>``, query kept: the input as a
-    crawler sees it, before any first-party or query rule."""
-    from urllib.parse import urljoin
-    found = []
-    for tag in _LINK.findall(html):
-        if "stylesheet" not in tag.lower():
-            continue
-        m = _HREF.search(tag)
-        if m:
-            found.append(urljoin(url, m.group(1).replace("&amp;", "&")))
-    return found
-
-
 def _record(path: str, host: str, html: str, label: str) -> dict[str, Any]:
     url = f"http://{host}/{path}"
     return {"id": url, "html": html, "paths": [s for s in path.split("/") if s],
-            "stylesheetHrefs": stylesheet_urls(html, url), "host": host, "label": label}
+            "stylesheetHrefs": stylesheet_hrefs(html, url), "host": host, "label": label}
 
 
 def sphinx_missing() -> str | None:

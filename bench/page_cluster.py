@@ -23,6 +23,7 @@ import platform
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +52,23 @@ with open(sys.argv[2], "w") as f:
 """
 
 
-def _cluster(corpus: Path, out: Path, tree: Path) -> dict[str, Any]:
-    """Cluster a JSONL file in a fresh process, the way the CLI reads it."""
-    subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(out)], check=True,
-                   env={**os.environ, "PYTHONPATH": str(tree)}, cwd=tree)
-    result: dict[str, Any] = json.loads(out.read_text())
-    return result
+def _labelled(pages: Iterable[tuple[dict[str, Any], str]], tree: Path
+              ) -> tuple[list[str], float, dict[str, Any]]:
+    """Write ``(record, label)`` pairs to a JSONL file and cluster it in a fresh process,
+    the way the CLI reads it: the labels, the file's size in MB and the child's keys,
+    CPU time and peak RSS."""
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus, out = Path(tmp) / "pages.jsonl", Path(tmp) / "out.json"
+        labels = []
+        with open(corpus, "w", encoding="utf-8") as f:
+            for record, label in pages:
+                f.write(json.dumps(record) + "\n")
+                labels.append(label)
+        size_mb = corpus.stat().st_size / 1e6
+        subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(out)], check=True,
+                       env={**os.environ, "PYTHONPATH": str(tree)}, cwd=tree)
+        result: dict[str, Any] = json.loads(out.read_text())
+    return labels, size_mb, result
 
 
 def main() -> None:
@@ -71,15 +83,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for n in args.sizes:
-        with tempfile.TemporaryDirectory() as tmp:
-            corpus, out = Path(tmp) / "pages.jsonl", Path(tmp) / "out.json"
-            labels = []
-            with open(corpus, "w", encoding="utf-8") as f:
-                for page, template in synthetic.site(n, seed=args.seed):
-                    f.write(json.dumps(page) + "\n")
-                    labels.append(template)
-            size_mb = corpus.stat().st_size / 1e6
-            result = _cluster(corpus, out, args.tree)
+        labels, size_mb, result = _labelled(synthetic.site(n, seed=args.seed), args.tree)
         keys = result["keys"]
         rows.append(f"| {n:,} | {size_mb:,.0f} MB | {len(set(labels))} | {len(set(keys))} | "
                     f"{adjusted_rand_index(labels, keys):.4f} | {purity(labels, keys):.4f} | "
@@ -91,14 +95,7 @@ def main() -> None:
         if reason:
             real.append(f"| {name} | skipped: {reason} | | | | | | |")
             continue
-        with tempfile.TemporaryDirectory() as tmp:
-            corpus, out = Path(tmp) / "pages.jsonl", Path(tmp) / "out.json"
-            labels = []
-            with open(corpus, "w", encoding="utf-8") as f:
-                for record in pages():
-                    labels.append(record.pop("label"))
-                    f.write(json.dumps(record) + "\n")
-            result = _cluster(corpus, out, args.tree)
+        labels, _size, result = _labelled(((r, r.pop("label")) for r in pages()), args.tree)
         keys = result["keys"]
         real.append(f"| {name} | {len(labels):,} | {len(set(labels))} | {len(set(keys))} | "
                     f"{adjusted_rand_index(labels, keys):.3f} | {purity(labels, keys):.3f} | "

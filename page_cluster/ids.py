@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 MEAN_PAGES = 4
 """Average pages per value below which a position's ids are content. The two populations
@@ -44,22 +44,24 @@ def _split(step: str) -> tuple[str, str] | None:
     return m.group(1) + m.group(3), m.group(2)
 
 
-class _Paths:
-    """Token paths with some or all ids taken out, memoised by path (a parent is
-    rewritten once for all its descendants)."""
+class _Rewriter:
+    """Token paths with the ids ``drop(parent, step without id, id)`` names taken out,
+    memoised by path (a parent is rewritten once for all its descendants)."""
 
-    def __init__(self) -> None:
-        self.bare: dict[str, str] = {"": ""}
+    def __init__(self, drop: Callable[[str, str, str], bool]) -> None:
+        self.drop = drop
+        self.done: dict[str, str] = {"": ""}
 
-    def without_ids(self, path: str) -> str:
-        done = self.bare.get(path)
+    def __call__(self, path: str) -> str:
+        done = self.done.get(path)
         if done is not None:
             return done
         parent, _, step = path.rpartition(">")
         split = _split(step)
-        own = split[0] if split else step
-        head = self.without_ids(parent) if parent else ""
-        result = self.bare[path] = f"{head}>{own}" if head else own
+        if split is not None and self.drop(parent, *split):
+            step = split[0]
+        head = self(parent) if parent else ""
+        result = self.done[path] = f"{head}>{step}" if head else step
         return result
 
 
@@ -69,13 +71,13 @@ def content_id_rewrites(token_names: Sequence[str], structures: Sequence[frozens
 
     ``token_names[t]`` is token ``t``'s path, ``structures[s]`` the token ids of
     structure ``s`` and ``pages[s]`` how many pages have it."""
-    paths = _Paths()
+    bare = _Rewriter(lambda _parent, _step, _value: True)
     position: dict[int, tuple[str, str]] = {}   # token → (position, id value)
     for tid, name in enumerate(token_names):
         parent, _, step = name.rpartition(">")
         split = _split(step)
         if split is not None:
-            position[tid] = (paths.without_ids(parent) + ">" + split[0], split[1])
+            position[tid] = (bare(parent) + ">" + split[0], split[1])
     if not position:
         return {}
     seen: Counter[tuple[str, str]] = Counter()
@@ -92,21 +94,8 @@ def content_id_rewrites(token_names: Sequence[str], structures: Sequence[frozens
                              and pages_at[pair[0]] < MEAN_PAGES * values_at[pair[0]])}
     if not content:
         return {}
-    rewritten: dict[str, str] = {"": ""}
-
-    def rewrite(path: str) -> str:
-        done = rewritten.get(path)
-        if done is not None:
-            return done
-        parent, _, step = path.rpartition(">")
-        split = _split(step)
-        head = rewrite(parent) if parent else ""
-        if split is not None and \
-                (paths.without_ids(parent) + ">" + split[0], split[1]) in content:
-            step = split[0]
-        result = rewritten[path] = f"{head}>{step}" if head else step
-        return result
-
+    rewrite = _Rewriter(lambda parent, step, value: (bare(parent) + ">" + step, value)
+                        in content)
     changes = {}
     for tid, name in enumerate(token_names):
         new = rewrite(name)
