@@ -53,7 +53,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/fetch_once.py
 	$(BIN)/python bench/technologies.py
 	$(BIN)/python bench/viewer.py --pages 300000
-	$(BIN)/python bench/page_cluster.py
+	$(BIN)/python bench/clustering.py
 	$(BIN)/python bench/template_clusters.py
 	$(BIN)/python bench/softcap.py
 	$(BIN)/python bench/softcap_sites.py

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-# appended, not first: bench/page_cluster.py must not shadow the package of that name
+# the benchmark scripts beside this one (targets.apt_install)
 sys.path.append(str(Path(__file__).resolve().parent))
 
 from targets import apt_install

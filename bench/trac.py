@@ -79,7 +79,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-sys.path.append(str(ROOT / "bench"))  # after the project: bench/page_cluster.py is a script
+sys.path.append(str(ROOT / "bench"))
 from targets import apt_install, free_port, run_crawl, serving  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402

@@ -1,6 +1,6 @@
 """page-cluster on a labelled synthetic site: accuracy, CPU time and peak memory by size.
 
-    python bench/page_cluster.py [--sizes 1000 10000 50000 100000]
+    python bench/clustering.py [--sizes 1000 10000 50000 100000]
 
 The corpus is ``page_cluster.synthetic`` (29 templates, shared chrome, site-wide and
 per-section stylesheets, ~2 % of pages without stylesheet data, random repeat counts,
@@ -102,7 +102,7 @@ def main() -> None:
                     f"{result['cpu']:.1f} | {result['rss']:.0f} |")
         print(real[-1], flush=True)
     lines = [
-        f"`python bench/page_cluster.py --sizes {' '.join(map(str, args.sizes))}` — "
+        f"`python bench/clustering.py --sizes {' '.join(map(str, args.sizes))}` — "
         f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
         f"page_cluster.synthetic seed {args.seed}\n",
         "| pages | input | templates | clusters | ARI | purity | CPU s | peak RSS MiB |",
