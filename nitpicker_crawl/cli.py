@@ -22,10 +22,12 @@ from urllib.parse import urlsplit
 
 from nitpicker_query import NitpickerError, __version__, locks
 from nitpicker_query.exceptions import ArchiveBusy
+from nitpicker_query.progress import StderrLine
 from nitpicker_query.queries._common import json_list
 from nitpicker_query.terminal import CliParser, escape, fit
 from nitpicker_query.totals import crawl_totals, plural
 
+from . import templates
 from .archive import ArchiveWriter
 from .crawler import Crawler
 from .excludes import split_list
@@ -146,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "ids, libraries, servers) with the Wappalyzer fingerprints, into page_tags "
                    "(default). --no-detect-tech saves its cost: 7-14 %% of --no-render's "
                    "pages/s on small pages.")
+    p.add_argument("--templates", action=argparse.BooleanOptionalAction,
+                   help="At the end of a crawl, fold the HTML pages into their templates by "
+                   "DOM structure and store the result (default), so template-clusters "
+                   "answers at once; about a millisecond a page. --no-templates skips it: "
+                   "the first template-clusters call then does it.")
     p.add_argument("--strict", action=argparse.BooleanOptionalAction,
                    help="Exit 1 (not 2) when only external links failed.")
     lim = p.add_argument_group("limits (what a site may cost; docs/security.md)")
@@ -479,6 +486,37 @@ def convert_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def _templates(writer: ArchiveWriter, options: CrawlOptions, *, silent: bool
+               ) -> templates.Stored | None:
+    """The crawl-end step (:mod:`nitpicker_crawl.templates`), with its progress line. A
+    Ctrl-C or SIGTERM here gives up the step alone: the archive is written without the
+    tables and template-clusters computes them on first call."""
+    if not options.templates:
+        return None
+    writer.commit()
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM,
+                                                                   signal.SIGHUP)}
+    line = None if silent else StderrLine(sys.stderr, "templates")
+    try:
+        return templates.store(writer.conn, None if line is None else line.report)
+    except KeyboardInterrupt:
+        if line is not None:
+            line.end()
+            line = None
+        print(f"{PROG}: templates: stopped; the archive is written without them (the first "
+              "template-clusters call computes them)", file=sys.stderr)
+        return None
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if line is not None:
+            line.end()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["upgrade"]:
@@ -505,6 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"cannot write the crawl's working files: {exc.strerror or exc}"
                      + (f": {exc.filename}" if exc.filename else ""))
     writer.start_run(options.to_json())
+    templates.forget(writer.conn)  # a resumed crawl's pages change: computed again at its end
     crawler = Crawler(options, writer)
     if args.resume:
         resumed = crawler.seed_from_archive()
@@ -550,6 +589,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"no page of the site could be fetched{first}; no archive written")
     writer.end_run(outcome.stop_reason, urls_done=outcome.urls_done,
                    pages_saved=outcome.pages_saved)
+    stored = _templates(writer, options, silent=bool(args.silent)) \
+        if outcome.stop_reason != "interrupted" else None
     totals = crawl_totals(writer.conn)  # in summary's words: the two always agree
     output = writer.close()
     elapsed = time.monotonic() - started
@@ -571,6 +612,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{crawler.softcap.rejected_total} URLs refused (nitpicker-query "
                     f"dedupe-cap-events {shlex.quote(os.path.relpath(output))})")
     print(f"{PROG}: done: {summary}", file=sys.stderr)
+    if stored is not None and not args.silent:
+        print(f"{PROG}: templates: {templates.describe(stored)}", file=sys.stderr)
     if outcome.problem_pages:
         print(f"{PROG}: {outcome.problem_pages} page(s) stored with a problem; first: "
               f"{escape(fit(outcome.first_problem or '', 300))}", file=sys.stderr)

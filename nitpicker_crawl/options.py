@@ -29,7 +29,7 @@ FLAGS: dict[str, str] = {
     "detect_tech": "--detect-tech", "max_body_size": "--max-body-size",
     "page_timeout_s": "--page-timeout", "max_links_per_page": "--max-links-per-page",
     "max_queued": "--max-queued", "stop_grace_s": "--stop-grace",
-    "max_tab_memory_mb": "--max-tab-memory",
+    "max_tab_memory_mb": "--max-tab-memory", "templates": "--templates",
 }
 """The command-line flag of each field a user can set (booleans also have ``--no-…``)."""
 
@@ -70,6 +70,7 @@ class CrawlOptions:
     dedupe_allow: tuple[str, ...] = ()  # path globs the soft cap never observes or gates
     follow_nofollow: bool = False       # follow nofollow pages' links and rel=nofollow links
     detect_tech: bool = True            # technology detection into page_tags
+    templates: bool = True              # template clusters stored at the end of a crawl
     # limits on what a site controls (docs/security.md, "Sites from strangers")
     max_body_size: int = 50 << 20       # decoded bytes of one body (HTML, external title)
     page_timeout_s: float = 120.0       # one URL: every hop, retry, header and body byte

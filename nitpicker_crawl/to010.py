@@ -29,6 +29,8 @@ from nitpicker_query.format import (
     DEDUPE_CAP_EVENTS_INDEX,
     FORMAT_VERSION,
     PAGE_SIGNATURES_DDL,
+    PAGE_TEMPLATE_TABLES,
+    PAGE_TEMPLATES_DDL,
     SCHEMA_DDL,
     dedupe_cap_events_ddl,
 )
@@ -45,7 +47,8 @@ from .to013 import CountMismatch, Report
 Say = Callable[[str], None]
 
 SHARED_TABLES = ("page_jsonld", "page_errors", "crawl_errors", "page_html_blobs",
-                 "page_html_ref", "dedupe_cap_events", "page_signatures", "crawl_runs")
+                 "page_html_ref", "dedupe_cap_events", "page_signatures", "crawl_runs",
+                 *PAGE_TEMPLATE_TABLES)
 """Tables with the same name and meaning in both formats, copied column for column."""
 
 READ_013 = frozenset({
@@ -88,6 +91,10 @@ def convert(source_dir: Path, output_db: Path, *, name: str, version: str,
         for statement in (*SCHEMA_DDL, dedupe_cap_events_ddl(), DEDUPE_CAP_EVENTS_INDEX,
                           *PAGE_SIGNATURES_DDL, CRAWL_RUNS_DDL):
             conn.execute(statement)
+        source_tables = {r[0] for r in conn.execute("SELECT name FROM src.sqlite_master")}
+        if "page_templates" in source_tables:  # stored templates (absent means not computed)
+            for statement in PAGE_TEMPLATES_DDL:
+                conn.execute(statement)
         b = _Build(conn, report, say)
         views = format013.present(conn, frozenset(b.src_tables))
         b.info(name)

@@ -565,6 +565,13 @@ class _Build:
             if n:
                 self.report.counts[target] = n
             self.unmapped(table, new)
+        for table, key in (("page_templates", "page_id"),
+                           ("page_template_clusters", "template_key"),
+                           ("page_template_labels", "template_key")):
+            new = [str(r[1]) for r in self.conn.execute(f'PRAGMA main.table_info("{table}")')]
+            n = self.copy(table, table, [(c, c) for c in new], order=key)  # WITHOUT ROWID
+            if n:
+                self.report.counts[table] = n
         if {"page_html_blobs", "page_html_ref"} <= self.src_tables:
             self.say("HTML snapshots…")
             self.copy("page_html_blobs", "page_html_blobs",
@@ -578,7 +585,7 @@ OWN_TABLES = frozenset({
     "info", "pages", "anchors", "images", "resources", "resources-referrers", "page_tags",
     "page_jsonld", "page_errors", "crawl_errors", "page_html_blobs", "page_html_ref",
     "inventory_runs", "dedupe_cap_events", "page_signatures", "crawl_runs",
-    "sqlite_sequence"})
+    "page_templates", "page_template_clusters", "page_template_labels", "sqlite_sequence"})
 """The 0.10 tables the conversion reads; any other table is listed as not carried over."""
 
 

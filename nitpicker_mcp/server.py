@@ -10,6 +10,7 @@ Queries run in worker threads so the stdio loop keeps answering while SQLite wor
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -33,7 +34,7 @@ from mcp.types import (
     TextContent,
 )
 
-from nitpicker_query import NitpickerError
+from nitpicker_query import NitpickerError, progress
 from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT, database_errors
 from nitpicker_query.exceptions import ArchiveNotFound, NotFound
 from nitpicker_query.terminal import escape
@@ -324,8 +325,11 @@ class NitpickerServer:
         path, roots = await self._resolve(ctx, arguments.get("archive"))
         allowed = within(roots)
 
+        reporter = _progress_reporter(ctx)
+
         def work() -> Any:
-            with self.registry.using(path, allowed) as archive, database_errors(archive):
+            with self.registry.using(path, allowed) as archive, database_errors(archive), \
+                    progress.reporting(reporter):
                 return tool.run(archive, options)
 
         result = await anyio.to_thread.run_sync(work)
@@ -355,6 +359,25 @@ class NitpickerServer:
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
         )
+
+
+def _progress_reporter(ctx: ServerRequestContext[Any]) -> progress.Reporter:
+    """Progress notifications for a client that sent a progress token with its call
+    (MCP's ``notifications/progress``: the first template-clusters call on a big
+    archive reads every page), sent from the worker thread through the event loop;
+    nothing for a client that did not ask."""
+    meta = ctx.meta or {}
+    token = meta.get("progress_token", meta.get("progressToken"))
+    if not isinstance(token, (str, int)) or isinstance(token, bool):
+        return lambda _step: None
+
+    def send(step: progress.Progress) -> None:
+        anyio.from_thread.run(functools.partial(
+            ctx.session.send_progress_notification, token, step.done,
+            total=step.total or None, message=step.message,
+            related_request_id=None if ctx.request_id is None else str(ctx.request_id)))
+
+    return send
 
 
 def create_server(*, roots: list[Path] | None = None, archive: Path | None = None,

@@ -15,11 +15,12 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__, cache, export
+from . import __version__, cache, export, progress
 from .archive import DEFAULT_QUERY_TIMEOUT, database_errors, open_archive
 from .catalog import QUERIES, Param, QuerySpec
 from .exceptions import InvalidArgument, NitpickerError, NotFound
 from .export import csv_chunks
+from .progress import StderrLine
 from .render import FORMATS, is_list_result, render
 from .terminal import CliParser, escape, terminal_width
 
@@ -167,36 +168,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 0 < args.query_timeout < float("inf"):
             args.parser.error(f"--query-timeout must be more than 0 seconds, got "
                               f"{args.query_timeout}")
+    line = StderrLine(sys.stderr, "templates")  # the one query that may take long
     try:
-        if spec is None:
-            result = cache.report(args.action)
-            spec = CACHE_SPEC
-        elif args.format == "csv" and spec.is_list:
-            export_csv(spec, args)
-            return 0
-        else:
-            result = run(spec, args)
-        fmt = args.format or ("table" if sys.stdout.isatty() else "json")
-        if fmt == "csv":
-            if not is_list_result(result):
-                raise InvalidArgument(f"{spec.command} returns one object, not a list: "
-                                      "use --format json or table")
-            for chunk in csv_chunks(iter(result["items"]), columns=spec.table_columns,
-                                    bom=args.bom):
-                sys.stdout.write(chunk)
+        with progress.reporting(line):
+            if spec is None:
+                result = cache.report(args.action)
+                spec = CACHE_SPEC
+            elif args.format == "csv" and spec.is_list:
+                export_csv(spec, args)
+                return 0
+            else:
+                result = run(spec, args)
+            line.end()
+            fmt = args.format or ("table" if sys.stdout.isatty() else "json")
+            if fmt == "csv":
+                if not is_list_result(result):
+                    raise InvalidArgument(f"{spec.command} returns one object, not a list: "
+                                          "use --format json or table")
+                for chunk in csv_chunks(iter(result["items"]), columns=spec.table_columns,
+                                        bom=args.bom):
+                    sys.stdout.write(chunk)
+                sys.stdout.flush()
+                return 0
+            limit_flag = next((p.flag for p in spec.params if p.name.endswith("_limit")), None)
+            render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns,
+                   width=_table_width(), text_field=spec.text_field,
+                   limit_flag=limit_flag)
             sys.stdout.flush()
-            return 0
-        limit_flag = next((p.flag for p in spec.params if p.name.endswith("_limit")), None)
-        render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns,
-               width=_table_width(), text_field=spec.text_field,
-               limit_flag=limit_flag)
-        sys.stdout.flush()
     except NitpickerError as exc:
+        line.end()
         print(f"{PROG}: error: {escape(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
+        line.end()
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:

@@ -310,6 +310,24 @@ run is going on or after a crash."""
 
 STOP_REASONS = ("complete", "max-pages", "interrupted")
 
+PAGE_TEMPLATES_DDL = (
+    "CREATE TABLE IF NOT EXISTS page_templates (page_id INTEGER PRIMARY KEY "
+    "REFERENCES pages(id), template_key TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS page_template_clusters (template_key TEXT PRIMARY KEY, "
+    "member_count INTEGER NOT NULL, reason_json BLOB NOT NULL, codec TEXT NOT NULL "
+    "CHECK(codec IN ('zstd', 'none')), size_raw INTEGER NOT NULL, size_stored INTEGER "
+    "NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS page_template_labels (template_key TEXT PRIMARY KEY, "
+    "section TEXT, ordinal INTEGER NOT NULL) WITHOUT ROWID",
+)
+"""Upstream's three template tables (format 0.13's ``create-template-tables``), in a 0.10
+archive with ``page_id`` pointing at ``pages``: written by the crawler at the end of a
+crawl (:mod:`nitpicker_crawl.templates`) so ``template-clusters`` reads them instead of
+clustering every snapshot on first call. Absent or empty means "not computed"."""
+
+PAGE_TEMPLATE_TABLES = ("page_templates", "page_template_clusters", "page_template_labels")
+
+
 FORMAT_TABLES: dict[str, tuple[str, ...]] = {
     "info": ("id", "version"),
     "pages": ("id", "url", "redirectDestId", "scraped", "isExternal", "status",

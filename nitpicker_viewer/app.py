@@ -9,6 +9,7 @@ is refused (DNS rebinding); archives open only under the allowed roots, read-onl
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import itertools
@@ -42,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import nitpicker_query as q
-from nitpicker_query import export
+from nitpicker_query import export, progress, templates
 from nitpicker_query.catalog import QUERIES, QuerySpec
 from nitpicker_query.exceptions import (
     ArchiveNotFound,
@@ -339,6 +340,10 @@ class Viewer:
             return await self.exported(request, view, values)
         try:
             heavy = view in VIEWS and SPECS[VIEWS[view][0]].heavy
+            if heavy:
+                waiting = await self.computing(request, view, values)
+                if waiting is not None:
+                    return waiting
             archive, name, result = await _threaded(self.run, request, view, values,
                                                     heavy=heavy)
         except (NitpickerError, ValueError) as exc:
@@ -367,6 +372,52 @@ class Viewer:
                     "template-clusters": "templates.html",
                     "template-cluster": "template.html"}.get(view, "list.html")
         return self.page(request, template, **context)
+
+    async def computing(self, request: Request, view: str, values: Mapping[str, str]
+                        ) -> Response | None:
+        """A template view of an archive whose templates are neither stored nor computed
+        yet: the work starts in the background and the page shows its progress line
+        (app.js asks ``/api/progress`` and reloads when it is done) rather than a
+        browser spinning for minutes. None when the view can answer now."""
+        archive = await _threaded(self.archives.open, request.query_params.get("a"))
+        key = str(archive.path)
+        if key in _FAILED:   # the view runs it in the open once, and shows its error
+            _FAILED.discard(key)
+            return None
+        if await _threaded(templates.ready, archive):
+            return None
+        name = request.query_params.get("a") or self.archives.default()
+        if key not in _COMPUTING:
+            _COMPUTING.add(key)
+
+            async def work() -> None:
+                try:
+                    await _threaded(self.run, request, view, values, heavy=True)
+                except Exception:  # the reload shows the error as the view's own
+                    _FAILED.add(key)
+                    LOG.debug("template clusters of %s failed", key, exc_info=True)
+                finally:
+                    _COMPUTING.discard(key)
+
+            _BACKGROUND.add(asyncio.ensure_future(work()))
+            for task in [t for t in _BACKGROUND if t.done()]:
+                _BACKGROUND.discard(task)
+        poll = "/api/progress" + (f"?{urlencode({'a': name})}" if name else "")
+        return self.page(request, "computing.html", 202, archive=name, view=view,
+                         badge=self.badge(archive), poll=poll)
+
+    async def api_progress(self, request: Request) -> Response:
+        """``{"running", "done", "total", "message"}``: the long work going on for the
+        archive (``a``), what the computing page polls."""
+        try:
+            archive = await _threaded(self.archives.open, request.query_params.get("a"))
+        except (NitpickerError, ValueError) as exc:
+            return self.error(request, exc, api=True)
+        step = progress.current(str(archive.path))
+        running = str(archive.path) in _COMPUTING
+        return JSONResponse({"running": running, "done": step.done if step else 0,
+                             "total": step.total if step else 0,
+                             "message": step.message if step else None})
 
     async def exported(self, request: Request, view: str, values: Mapping[str, str]
                        ) -> Response:
@@ -483,6 +534,9 @@ class Viewer:
 
 
 _HEAVY: list[anyio.CapacityLimiter] = []
+_COMPUTING: set[str] = set()          # archives whose template clusters are being computed
+_FAILED: set[str] = set()             # … and those whose computation failed, until shown
+_BACKGROUND: set[asyncio.Future[None]] = set()   # their tasks, held until done
 
 
 async def _threaded(function: Callable[..., Any], *args: Any, heavy: bool = False,
@@ -639,6 +693,7 @@ def create_app(archives: Archives, *, host: str, port: int) -> ASGIApp:
         Route("/", viewer.home),
         Route("/page", viewer.page_detail),
         Route("/api", viewer.api_index),
+        Route("/api/progress", viewer.api_progress),
         Route("/api/{query}", viewer.api),
         Route("/favicon.ico", lambda _request: RedirectResponse("/static/favicon.svg", 301)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

@@ -35,6 +35,11 @@ STRINGS: dict[str, str] = {
     "next": "Next",
     "showing": "Showing {first}–{last} of {total}",
     "none": "Nothing here.",
+    "computing": "Starting…",
+    "computing-why": "The crawl of this archive did not store its template clusters, so "
+                     "they are being computed now: every stored page is read once (about a "
+                     "millisecond a page). This page shows the result when it is done.",
+    "computing-reload": "Reload this page in a while to see the result.",
     "copy": "Copy",
     "redirect-chain": "Redirect chain",
     "csv": "Download CSV (all {total} rows)",

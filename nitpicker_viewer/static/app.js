@@ -68,6 +68,26 @@
         field.disabled = false;
       });
     });
+    // A view computed on first use (template clusters): its progress line, asked for
+    // every second; the page reloads with the result when the work is done.
+    var line = document.getElementById("progress");
+    if (line && line.dataset.poll) {
+      var poll = function () {
+        fetch(line.dataset.poll, { headers: { "Accept": "application/json" } })
+          .then(function (r) { return r.json(); })
+          .then(function (state) {
+            if (!state.running) { window.location.reload(); return; }
+            if (state.message) {
+              var share = state.total && state.done < state.total
+                ? " (" + Math.floor(100 * state.done / state.total) + "%)" : "";
+              line.textContent = state.message + share;
+            }
+            window.setTimeout(poll, 1000);
+          })
+          .catch(function () { window.setTimeout(poll, 3000); });
+      };
+      window.setTimeout(poll, 500);
+    }
     var width = function (el) {
       return Math.max(0, Math.min(100, parseFloat(el.getAttribute("data-share")) || 0)) + "%";
     };

@@ -72,3 +72,21 @@ def capped_plain(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Craw
 def capped_rendered(zoo: TrapZoo, tmp_path_factory: pytest.TempPathFactory) -> Crawl:
     """The same in Chromium."""
     return crawl_site(zoo, tmp_path_factory.mktemp("capped-rendered"), "--dedupe-cap", "100")
+
+
+def without_stored_templates(archive: Path, directory: Path) -> None:
+    """``directory`` as a crawl directory of ``archive`` whose templates were never stored
+    (a ``--no-templates`` or interrupted crawl): the query computes them."""
+    import shutil
+    import sqlite3
+
+    import nitpicker_query as q
+    from nitpicker_query.format import PAGE_TEMPLATE_TABLES
+
+    with q.open_archive(archive) as a:
+        shutil.copy(a.directory / "db.sqlite", directory / "db.sqlite")
+    conn = sqlite3.connect(directory / "db.sqlite")
+    for table in PAGE_TEMPLATE_TABLES:
+        conn.execute(f"DROP TABLE {table}")
+    conn.commit()
+    conn.close()

@@ -442,10 +442,15 @@ def test_a_crawl_back_to_010_is_the_crawl(capped_plain: Crawl, trap13: Path,
                 "SELECT * FROM page_jsonld ORDER BY id",
                 "SELECT page_id, hash FROM page_html_ref ORDER BY page_id",
                 "SELECT pageId, provider, category, externalId, version, confidence, "
-                "json(categories), json(sources) FROM page_tags ORDER BY 1, 2, 4"):
+                "json(categories), json(sources) FROM page_tags ORDER BY 1, 2, 4",
+                "SELECT * FROM page_templates ORDER BY page_id",   # the crawl's templates
+                "SELECT * FROM page_template_clusters ORDER BY template_key",
+                "SELECT * FROM page_template_labels ORDER BY template_key"):
         assert _rows(back, sql) == _rows(capped_plain.archive, sql), sql
-    for query in (q.get_summary, q.list_dedupe_cap_events):
+    assert _rows(back, "SELECT count(*) FROM page_templates")[0][0] > 300
+    for query in (q.get_summary, q.list_dedupe_cap_events, q.get_template_clusters):
         assert query(back) == query(capped_plain.archive)
+        assert query(trap13) == query(capped_plain.archive)
     assert q.list_links(back, type="broken") == q.list_links(capped_plain.archive,
                                                              type="broken")
 

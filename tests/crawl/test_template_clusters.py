@@ -4,7 +4,6 @@ templates, each trap family one template with one meta signature and its cap eve
 from __future__ import annotations
 
 import hashlib
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -14,9 +13,10 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
+from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_query import templates
 from page_cluster.stylesheets import first_party
-from tests.crawl.conftest import Crawl
+from tests.crawl.conftest import Crawl, run_crawl, without_stored_templates
 
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
 
@@ -134,8 +134,7 @@ def test_second_call_is_served_from_the_cache_and_nothing_is_written(
 
 def test_a_crawl_directory_that_changes_is_clustered_again(capped_plain: Crawl,
                                                           tmp_path: Path) -> None:
-    with q.open_archive(capped_plain.archive) as a:
-        shutil.copy(a.directory / "db.sqlite", tmp_path / "db.sqlite")
+    without_stored_templates(capped_plain.archive, tmp_path)
     first = q.get_template_clusters(tmp_path, limit=1000)
     conn = sqlite3.connect(tmp_path / "db.sqlite")  # the crawler drops a page's snapshot
     conn.execute("DELETE FROM page_html_ref WHERE page_id = (SELECT id FROM pages WHERE url "
@@ -179,8 +178,7 @@ def test_cli_lists_and_drills_down_with_one_line_errors(capped_plain: Crawl) -> 
 
 
 def test_a_broken_snapshot_is_passed_over_not_fatal(capped_plain: Crawl, tmp_path: Path) -> None:
-    with q.open_archive(capped_plain.archive) as a:
-        shutil.copy(a.directory / "db.sqlite", tmp_path / "db.sqlite")
+    without_stored_templates(capped_plain.archive, tmp_path)
     before = q.get_template_clusters(tmp_path, limit=1000)
     conn = sqlite3.connect(tmp_path / "db.sqlite")
     ids = [r[0] for r in conn.execute("SELECT id FROM pages WHERE url LIKE '%/blog/page/%' "
@@ -199,3 +197,78 @@ def test_a_broken_snapshot_is_passed_over_not_fatal(capped_plain: Crawl, tmp_pat
     assert after["pagesWithoutHtml"] == before["pagesWithoutHtml"] + 1
     blog = next(i for i in after["items"] if "/blog/page/" in i["samplePages"][0])
     assert blog["count"] == 58   # 60 pages, less the broken one and the one now unlike
+
+
+def _stored_rows(archive: Path) -> tuple[dict[str, str], dict[str, int], list[tuple[str, int]]]:
+    """What the crawl stored: page URL → key, key → member_count, (section, ordinal)."""
+    with q.open_archive(archive) as a:
+        conn = sqlite3.connect(a.directory / "db.sqlite")
+        keys = dict(conn.execute("SELECT p.url, t.template_key FROM page_templates t "
+                                 "JOIN pages p ON p.id = t.page_id").fetchall())
+        counts = dict(conn.execute("SELECT template_key, member_count FROM "
+                                   "page_template_clusters").fetchall())
+        labels = conn.execute("SELECT section, ordinal FROM page_template_labels ORDER BY "
+                              "section, ordinal").fetchall()
+        conn.close()
+    return keys, counts, labels
+
+
+def test_the_crawl_stores_its_templates_as_the_query_would_compute_them(
+        capped_plain: Crawl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    keys, counts, labels = _stored_rows(capped_plain.archive)
+    stored = q.get_template_clusters(capped_plain.archive, limit=1000)
+    assert f"templates: {stored['pagesClustered']} HTML page(s) in {stored['total']} " \
+        "template(s)" in capped_plain.stderr
+    assert len(keys) == stored["pagesClustered"] and len(counts) == stored["total"]
+    assert sum(counts.values()) == len(keys)
+    assert ("blog", 1) in labels and len(labels) == len(counts)
+    without_stored_templates(capped_plain.archive, tmp_path)
+    computed = q.get_template_clusters(tmp_path, limit=1000)
+    assert computed == stored   # keys, counts, samples, reasons, meta signatures: all
+    templates.clear_cache()
+
+    def refuse(*_a: object, **_k: object) -> None:
+        raise AssertionError("clustered again although the crawl stored its templates")
+
+    monkeypatch.setattr(templates.page_cluster, "resolve", refuse)
+    assert q.get_template_clusters(capped_plain.archive, limit=1000) == stored
+
+
+def test_no_templates_stores_none_and_a_resume_stores_them_for_every_page(
+        zoo: TrapZoo, tmp_path: Path) -> None:
+    url = zoo.url
+    first = run_crawl(tmp_path, url, "-o", "site.nitpicker", "--no-render", "--max-pages",
+                      "6", "--no-templates", "--exclude", "/list/**,/search,/catalog/**")
+    assert first.returncode == 3, first.stderr   # stopped at --max-pages
+    assert "templates:" not in first.stderr
+    with q.open_archive(tmp_path / "site.nitpicker") as a:
+        assert not a.has_table("page_templates")
+    computed = q.get_template_clusters(tmp_path / "site.nitpicker")["pagesClustered"]
+    assert computed >= 5
+    # the option is restored on --resume; --templates given here overrides it
+    again = run_crawl(tmp_path, "--resume", "site.nitpicker", "--max-pages", "12",
+                      "--templates")
+    assert again.returncode == 3, again.stderr
+    keys, counts, _labels = _stored_rows(tmp_path / "site.nitpicker")
+    templates.clear_cache()
+    listed = q.get_template_clusters(tmp_path / "site.nitpicker", limit=1000)
+    assert len(keys) == listed["pagesClustered"] > computed
+    assert sum(counts.values()) == len(keys)
+    assert f"templates: {len(keys)} HTML page(s)" in again.stderr
+
+
+def test_the_cli_tells_its_progress_on_stderr_when_it_must_compute(
+        capped_plain: Crawl, tmp_path: Path) -> None:
+    without_stored_templates(capped_plain.archive, tmp_path)
+    computed = subprocess.run([QUERY, "template-clusters", str(tmp_path)], capture_output=True,
+                              text=True, timeout=120)
+    assert computed.returncode == 0, computed.stderr
+    import json
+
+    pages = json.loads(computed.stdout)["pagesClustered"]
+    assert computed.stderr.splitlines()[0] == f"[templates] reading page 1 of {pages} (0%)"
+    # stored by the crawl: nothing to tell
+    stored = subprocess.run([QUERY, "template-clusters", str(capped_plain.archive)],
+                            capture_output=True, text=True, timeout=120)
+    assert stored.returncode == 0 and stored.stderr == ""
+    assert json.loads(stored.stdout) == json.loads(computed.stdout)

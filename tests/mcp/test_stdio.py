@@ -168,3 +168,29 @@ async def test_every_tool_answers_the_same_on_the_archive_converted_to_013(
                 as_both_formats_say_it(old.structured_content), name
             compared += 1
         assert compared == len(TOOLS) - 2
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_first_template_clusters_call_sends_progress_when_asked(
+        root: Path, site: Path, mode: str) -> None:
+    """The archive's crawl stored no templates, so the server's first call reads every
+    page: a client that passed a progress callback hears of it; one that did not gets
+    the same answer and no notification."""
+    heard: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        heard.append((done, total, message))
+
+    async with Client(params("--root", str(root)), mode=mode) as client:
+        result = await client.call_tool("get_template_clusters", {"archive": str(site)},
+                                        progress_callback=on_progress)
+        assert not result.is_error
+        pages = result.structured_content["pagesClustered"]
+        assert heard, "no progress notification"
+        assert heard[0][2] == f"reading page 1 of {pages}" and heard[0][:2] == (0, pages)
+        assert any((m or "").startswith("clustering: ") for _d, _t, m in heard)
+        assert all(d <= (t or d) for d, t, _m in heard)
+        heard.clear()   # a second call is served from the server's cache: nothing to tell
+        again = await client.call_tool("get_template_clusters", {"archive": str(site)},
+                                       progress_callback=on_progress)
+        assert again.structured_content == result.structured_content and heard == []

@@ -143,6 +143,33 @@ def test_template_journey(page: Any, viewer: Served, capped_archive: Path) -> No
     assert not page.errors, page.errors
 
 
+def test_templates_not_stored_are_computed_with_a_progress_line(
+        page: Any, capped_archive: Path, tmp_path: Path) -> None:
+    """An archive whose crawl stored no templates (--no-templates, or interrupted): the
+    view answers at once with a progress line, which the page replaces with the
+    clusters when they are computed."""
+    from nitpicker_query import templates
+    from tests.crawl.conftest import without_stored_templates
+
+    expected = q.get_template_clusters(capped_archive, limit=1000)
+    without_stored_templates(capped_archive, tmp_path)
+    templates.clear_cache()
+    for served in serve(tmp_path, []):
+        response = page.goto(served.url + "/template-clusters")
+        assert response.status == 202
+        line = page.locator("#progress[role=status]")
+        assert line.count() == 1
+        assert "did not store its template clusters" in page.locator("main").inner_text()
+        page.wait_for_selector("table.templates", timeout=120_000)
+        assert page.locator("table.templates tbody tr").count() == min(expected["total"], 100)
+        assert page.locator("h1").inner_text() == "Templates"
+        state = json.loads(page.evaluate("fetch('/api/progress').then(r => r.text())"))
+        assert state == {"running": False, "done": 0, "total": 0, "message": None}
+        # computed now: the next visit answers at once
+        assert page.goto(served.url + "/template-clusters").status == 200
+    assert not page.errors, page.errors
+
+
 def test_every_view_loads_clean_and_accessible(page: Any, viewer: Served,
                                                capped_archive: Path) -> None:
     from axe_playwright_python.sync_playwright import Axe
