@@ -13,6 +13,18 @@ What makes template clustering hard on real sites is reproduced on purpose:
   ``product-detail-reviews``); and every section's list page beside its detail page;
 - some sections are mirrored under language directories (``/en/…``, ``/ja/…``).
 
+``site(n, seed, extended=True)`` adds what real sites showed the first version lacked:
+
+- **third-party stylesheets** on a random share of pages (a web-font CSS whose query
+  names the family, a review widget's CDN on product pages), first-party ones with a
+  cache-busting query;
+- **content-derived ids**: sections of an article body carry an id made from their
+  heading (``<section id="dolor-sit-amet">``), comments ``id="comment-48213"``;
+- **one template of optional blocks in random order** (``campaign``: three to six of
+  eight blocks per page);
+- **templates that share all chrome, path and stylesheets** and differ only inside
+  ``main`` (``info-faq``, ``info-policy``, ``info-team`` under ``/info/``).
+
 ``site(n, seed)`` yields ``(page, template)`` pairs; a page is the CLI's input record
 (``id``, ``html``, ``paths``, ``stylesheetHrefs``, ``host``). Deterministic per seed.
 """
@@ -38,6 +50,12 @@ EXTRA = ("home", "search", "contact", "news-detail-sidebar", "product-detail-rev
 
 NOTICE_SHARE = 0.05
 """Pages with a site notice above their content (noise every template shows)."""
+
+EXTENDED = ("campaign", "info-faq", "info-policy", "info-team")
+"""The extended site's templates beside those: 33 in all."""
+
+CAMPAIGN_BLOCKS = ("hero", "features", "testimonials", "pricing", "video", "gallery",
+                   "newsletter", "countdown")
 
 MIRRORED = ("docs", "faq")
 """Sections also served under /en/ and /ja/ (the same templates, other paths)."""
@@ -87,6 +105,73 @@ def _body(rng: random.Random, paragraphs: tuple[int, int]) -> str:
     return "".join(parts)
 
 
+def _slug(text: str) -> str:
+    return "-".join(text.split())
+
+
+def _sections(rng: random.Random) -> str:
+    """An article body as a Markdown renderer writes it: each section with an id made
+    from its heading, and a comment thread with numbered ids."""
+    parts = []
+    for _ in range(rng.randint(2, 7)):
+        heading = _text(rng, rng.randint(2, 4))
+        parts.append(f'<section id="{_slug(heading)}"><h2>{heading}</h2>'
+                     f"{_body(rng, (1, 4))}</section>")
+    comments = "".join(f'<li class="comment" id="comment-{rng.randint(1, 99_999)}">'
+                       f'<p>{_text(rng, 15)}</p></li>' for _ in range(rng.randint(0, 5)))
+    if comments:
+        parts.append(f'<ol class="comments">{comments}</ol>')
+    return "".join(parts)
+
+
+def _campaign_block(rng: random.Random, kind: str) -> str:
+    if kind == "hero":
+        return (f'<section class="lp-hero"><h1>{_text(rng, 5)}</h1><p>{_text(rng, 20)}</p>'
+                f'<a class="cta" href="/buy">Buy</a></section>')
+    if kind == "features":
+        items = "".join(f'<li class="feature"><h3>{_text(rng, 3)}</h3><p>{_text(rng, 12)}'
+                        "</p></li>" for _ in range(rng.randint(3, 6)))
+        return f'<section class="lp-features"><ul>{items}</ul></section>'
+    if kind == "testimonials":
+        quotes = "".join(f"<blockquote><p>{_text(rng, 20)}</p><cite>{_text(rng, 2)}</cite>"
+                         "</blockquote>" for _ in range(rng.randint(1, 4)))
+        return f'<section class="lp-testimonials">{quotes}</section>'
+    if kind == "pricing":
+        plans = "".join(f'<div class="plan"><h3>{_text(rng, 1)}</h3><span class="price">'
+                        f"{rng.randint(5, 99)}</span><ul><li>{_text(rng, 3)}</li></ul></div>"
+                        for _ in range(3))
+        return f'<section class="lp-pricing">{plans}</section>'
+    if kind == "video":
+        return ('<section class="lp-video"><div class="video-wrap"><iframe src="/embed" '
+                'title="video"></iframe></div></section>')
+    if kind == "gallery":
+        return '<section class="lp-gallery">' + "".join(
+            f'<figure><img src="/g/{i}.jpg" alt=""></figure>'
+            for i in range(rng.randint(2, 8))) + "</section>"
+    if kind == "newsletter":
+        return ('<section class="lp-newsletter"><form><input type="email"><button>Join'
+                "</button></form></section>")
+    return f'<section class="lp-countdown"><time>{rng.randint(1, 30)}</time></section>'
+
+
+def _info(rng: random.Random, template: str) -> str:
+    """Three templates of one section: same chrome, path and stylesheets."""
+    if template == "info-faq":
+        qa = "".join(f'<div class="qa"><dt>{_text(rng, 8)}?</dt><dd><p>{_text(rng, 30)}</p>'
+                     "</dd></div>" for _ in range(rng.randint(4, 15)))
+        return f'<h1 class="page-title">{_text(rng, 2)}</h1><dl class="faq-list">{qa}</dl>'
+    if template == "info-policy":
+        clauses = "".join(f'<li class="clause"><h2>{_text(rng, 3)}</h2><p>{_text(rng, 60)}'
+                          "</p></li>" for _ in range(rng.randint(5, 14)))
+        return (f'<h1 class="page-title">{_text(rng, 2)}</h1><p class="updated">'
+                f'{_text(rng, 3)}</p><ol class="clauses">{clauses}</ol>')
+    people = "".join(f'<li class="person"><img src="/p/{i}.jpg" alt=""><h3>{_text(rng, 2)}'
+                     f'</h3><p class="role">{_text(rng, 2)}</p></li>'
+                     for i in range(rng.randint(3, 20)))
+    return (f'<h1 class="page-title">{_text(rng, 2)}</h1><p class="lead">{_text(rng, 25)}'
+            f'</p><ul class="team-grid">{people}</ul>')
+
+
 def _card(rng: random.Random, section: str, n: int) -> str:
     return (f'<li class="card card-{n}"><a href="/{section}/{n}">'
             f'<img src="/img/{n}.jpg" alt=""><h3 class="card-title">{_text(rng, 5)}</h3>'
@@ -94,8 +179,13 @@ def _card(rng: random.Random, section: str, n: int) -> str:
             f'<time datetime="2024-01-01">{_text(rng, 2)}</time></li>')
 
 
-def _main(rng: random.Random, template: str, section: str) -> str:
+def _main(rng: random.Random, template: str, section: str, extended: bool = False) -> str:
     """The template-specific part of a page."""
+    if template == "campaign":
+        chosen = rng.sample(CAMPAIGN_BLOCKS, rng.randint(3, 6))   # random order too
+        return "".join(_campaign_block(rng, b) for b in chosen)
+    if template.startswith("info-"):
+        return _info(rng, template)
     if template.endswith("-list") or template == "tag":
         cards = "".join(_card(rng, section, rng.randint(1, 10_000))
                         for _ in range(rng.randint(6, 30)))
@@ -132,7 +222,8 @@ def _main(rng: random.Random, template: str, section: str) -> str:
             f'<span class="author">{_text(rng, 2)}</span></div>')
     article = (f'<article class="entry entry-{rng.randint(1, 99_999)} {section}-entry">'
                f'<h1 class="entry-title">{_text(rng, 6)}</h1>{meta}'
-               f'<div class="entry-body">{_body(rng, (6, 22))}</div>')
+               f'<div class="entry-body">'
+               f'{_sections(rng) if extended else _body(rng, (6, 22))}</div>')
     if section == "products":
         article += (f'<div class="price-box"><span class="price">{rng.randint(5, 500)}</span>'
                     f'<button class="add-to-cart">Add</button></div>'
@@ -177,19 +268,23 @@ def _main(rng: random.Random, template: str, section: str) -> str:
     return out
 
 
-def _templates() -> list[tuple[str, str]]:
+def _templates(extended: bool = False) -> list[tuple[str, str]]:
     """(template, section) pairs."""
     pairs = [(f"{s}-list", s) for s in SECTIONS] + [(f"{s}-detail", s) for s in SECTIONS]
     pairs += [("home", "home"), ("search", "search"), ("contact", "contact"),
               ("news-detail-sidebar", "news"), ("product-detail-reviews", "products"),
               ("tag", "news"), ("sitemap", "sitemap")]
+    if extended:
+        pairs += [("campaign", "campaign"), ("info-faq", "info"), ("info-policy", "info"),
+                  ("info-team", "info")]
     return pairs
 
 
 TEMPLATES = tuple(t for t, _s in _templates())
 
 
-def page(rng: random.Random, n: int, template: str, section: str) -> dict[str, Any]:
+def page(rng: random.Random, n: int, template: str, section: str, extended: bool = False
+         ) -> dict[str, Any]:
     """One page of ``template`` with id ``n``."""
     title = _text(rng, 5)
     lang = ""
@@ -206,35 +301,51 @@ def page(rng: random.Random, n: int, template: str, section: str) -> dict[str, A
         paths = []
     elif template == "tag":
         paths = ["news", "tag", _text(rng, 1)]
+    elif section in ("info", "campaign"):
+        paths = [section, _slug(_text(rng, 3))]
     else:
         paths = [section]
     if lang:
         paths = [lang, *paths]
+    hrefs = ["/css/site.css", f"/css/{section}.css"]
+    if extended:
+        build = rng.choice(("3f2a", "3f2b", "9c01"))   # a cache-busting query
+        hrefs = [f"/css/site.css?v={build}", f"/css/{section}.css?v={build}"]
+        if rng.random() < 0.4:
+            hrefs.append("https://fonts.googleapis.com/css2?family="
+                         + rng.choice(("Inter", "Roboto", "Noto+Sans")))
+        if section == "products" and rng.random() < 0.5:
+            hrefs.append("https://cdn.reviews-widget.example/v2/widget.css")
+        rng.shuffle(hrefs)
+    links = "".join(f'<link rel="stylesheet" href="{h}">' for h in hrefs)
     head = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f"<title>{title}</title>"
-            f'<link rel="stylesheet" href="/css/site.css">'
-            f'<link rel="stylesheet" href="/css/{section}.css"></head>')
+            f"<title>{title}</title>{links}</head>")
     notice = ""
     if rng.random() < NOTICE_SHARE:  # a site notice on some pages: noise, not template
         notice = f'<div class="notice notice-{rng.randint(1, 9)}"><p>{_text(rng, 12)}</p></div>'
     wide = " is-wide" if rng.random() < 0.1 else ""
     body = (f'<body class="page page-{template}">{_chrome_head(rng, section, title)}'
-            f'<main id="main" class="content{wide}">{notice}{_main(rng, template, section)}'
+            f'<main id="main" class="content{wide}">{notice}'
+            f"{_main(rng, template, section, extended)}"
             f"</main>{_chrome_foot(rng)}</body></html>")
     record: dict[str, Any] = {"id": f"p{n}", "html": head + body, "paths": paths,
                               "host": "example.test"}
     if rng.random() >= 0.02:  # about 2 % of pages come without stylesheet data
-        record["stylesheetHrefs"] = ["/css/site.css", f"/css/{section}.css"]
+        record["stylesheetHrefs"] = [h if h.startswith("https:") else
+                                     "http://example.test" + h for h in hrefs] \
+            if extended else hrefs
     return record
 
 
-def site(n: int, seed: int = 1, templates: int | None = None
+def site(n: int, seed: int = 1, templates: int | None = None, extended: bool = False
          ) -> Iterator[tuple[dict[str, Any], str]]:
     """``n`` pages in a shuffled order; template sizes follow random weights (some
-    templates are common, some rare). ``templates`` limits the site to the first ones."""
+    templates are common, some rare). ``templates`` limits the site to the first ones;
+    ``extended`` adds the hard cases of real sites (module docstring)."""
     rng = random.Random(seed)
-    pairs = _templates()[:templates] if templates else _templates()
+    pairs = _templates(extended)
+    pairs = pairs[:templates] if templates else pairs
     weights = [rng.uniform(0.2, 3.0) for _ in pairs]
     for i in range(n):
         template, section = rng.choices(pairs, weights)[0]
-        yield page(rng, i, template, section), template
+        yield page(rng, i, template, section, extended), template
