@@ -80,8 +80,12 @@ stored = templates.store(conn)
 wall = time.perf_counter() - wall
 conn.close()
 usage = resource.getrusage(resource.RUSAGE_SELF)
+# VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec, so a child started by a
+# parent holding gigabytes would report the parent's
+with open("/proc/self/status") as status:
+    peak = int(status.read().split("VmHWM:")[1].split()[0]) / 1024
 print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "wall": wall,
-                  "rss": usage.ru_maxrss / 1024, "templates": stored.templates}))
+                  "rss": peak, "templates": stored.templates}))
 """
 
 

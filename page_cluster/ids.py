@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 MEAN_PAGES = 4
 """Average pages per value below which a position's ids are content. The two populations
@@ -101,4 +101,88 @@ def content_id_rewrites(token_names: Sequence[str], structures: Sequence[frozens
         new = rewrite(name)
         if new != name:
             changes[tid] = new
+    return changes
+
+
+MIN_CLASS_VALUES = 8
+"""Distinct classes an element's position must show before its rare ones are judged.
+A template's own modifiers are few (``card--accent``, ``is-active``, an A/B variant);
+classes made from content (WordPress's ``tag-<slug>`` and ``category-<slug>`` on every
+post) run into the hundreds."""
+
+CLASS_MAJORITY = 0.5
+"""Share of a block's pages (those with the element) a class must reach in some block to
+be the template's: ``news-entry`` is on every page of the news template's block, a
+post's ``tag-battery`` on a few of any block's."""
+
+
+def content_class_rewrites(token_names: Sequence[str], structures: Sequence[frozenset[int]],
+                           groups: Mapping[str, Counter[int]]) -> dict[int, str]:
+    """Token id → its path with the content classes taken out, for the tokens that change.
+
+    Only the tokens that carry all of an element's classes (``…>article.post~post.tag-a
+    .type-post``) hold such classes; an element's first class is its step in every path
+    below it and stays. ``groups`` gives each block's pages per structure (a block: the
+    pages of one path and stylesheet set, one template or a few). At each position (the
+    element's path) showing more than :data:`MIN_CLASS_VALUES` classes, a class is
+    content (a post's tags) when it is on fewer than :data:`CLASS_MAJORITY` of the
+    element's pages in every block and on fewer pages than the position's classes
+    average; the others are the template's (``post``, ``type-post``, ``news-entry``).
+    A token left with one class is its element's own token."""
+    parts: dict[int, tuple[str, list[str], str]] = {}   # token → (position, classes, role)
+    for tid, name in enumerate(token_names):
+        parent, _, step = name.rpartition(">")
+        base, tilde, rest = step.partition("~")
+        if not tilde:
+            continue
+        listed, bracket, role = rest.partition("[")
+        position = f"{parent}>{base}" if parent else base
+        parts[tid] = (position, listed.split("."), bracket + role)
+    if not parts:
+        return {}
+    values: dict[str, set[str]] = defaultdict(set)
+    for position, classes, _role in parts.values():
+        values[position].update(classes)
+    judged = {p for p, v in values.items() if len(v) > MIN_CLASS_VALUES}
+    if not judged:
+        return {}
+    best: dict[tuple[str, str], float] = defaultdict(float)   # highest share in a block
+    for counter in groups.values():
+        seen: Counter[tuple[str, str]] = Counter()
+        having: Counter[str] = Counter()
+        for sid, n in counter.items():
+            here: set[tuple[str, str]] = set()
+            for tid in structures[sid]:
+                if tid in parts and parts[tid][0] in judged:
+                    position, classes, _role = parts[tid]
+                    here.update((position, c) for c in classes)
+            for pair in here:
+                seen[pair] += n
+            for position in {pair[0] for pair in here}:
+                having[position] += n
+        for pair, n in seen.items():
+            best[pair] = max(best[pair], n / having[pair[0]])
+    # and a class on more pages than the position's classes average is not a tag either
+    # (one section's own class in a block several sections share)
+    total: Counter[tuple[str, str]] = Counter()
+    for counter in groups.values():
+        for sid, n in counter.items():
+            for tid in structures[sid]:
+                if tid in parts and parts[tid][0] in judged:
+                    for c in parts[tid][1]:
+                        total[(parts[tid][0], c)] += n
+    mean: dict[str, float] = {}
+    for position in judged:
+        mean[position] = sum(total[(position, c)] for c in values[position]) / len(
+            values[position])
+    changes = {}
+    for tid, (position, classes, role) in parts.items():
+        if position not in judged:
+            continue
+        kept = [c for c in classes if best[(position, c)] >= CLASS_MAJORITY
+                or total[(position, c)] >= mean[position]]
+        if len(kept) == len(classes):
+            continue
+        changes[tid] = position + role if len(kept) <= 1 else \
+            f"{position}~{'.'.join(kept)}{role}"
     return changes

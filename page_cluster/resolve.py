@@ -16,6 +16,9 @@ The pipeline (docs/page-cluster.md has the picture):
    figures) below a depth where the template ends. The cap is the depth after which
    the number of distinct structures jumps (the knee, found by the same cut on the
    growth ratios), so bodies stop splitting a template.
+   Children of an element that come and go independently of their siblings (a landing
+   page's blocks, a promotion beside a video) are *free options*, decided per block
+   from how they occur together (:mod:`page_cluster.options`), and left out as well.
 4. **Blocking** (Pass 0): pages are grouped by their first URL path segment and their
    first-party stylesheet set, so that the expensive comparisons stay inside a block;
    pages without stylesheet data join the biggest block of their path segment.
@@ -43,7 +46,8 @@ import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
 from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
 
-from .ids import content_id_rewrites
+from .ids import content_class_rewrites, content_id_rewrites
+from .options import free_options
 from .similarity import auto_cut_threshold, incidence, jaccard_matrix
 from .stylesheets import first_party
 from .tokens import parse
@@ -171,16 +175,22 @@ def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | Non
 
 
 def _drop_content_ids(corpus: _Corpus) -> None:
-    """Take content-derived ids out of the token paths (:mod:`page_cluster.ids`) and
-    intern again: tokens, landmark instances and structures that differed only by them
-    become one."""
+    """Take content-derived ids and classes out of the token paths
+    (:mod:`page_cluster.ids`) and intern again: tokens, landmark instances and
+    structures that differed only by them become one."""
     names = [""] * len(corpus.token_ids)
     for path, tid in corpus.token_ids.items():
         names[tid] = path
     tokens_of = [frozenset(t for t, _d, _lm in s) for s in corpus.structure_list]
     weights = Counter(corpus.page_structure)
-    changes = content_id_rewrites(names, tokens_of,
-                                  [weights[s] for s in range(len(tokens_of))])
+    counts = [weights[s] for s in range(len(tokens_of))]
+    changes = content_id_rewrites(names, tokens_of, counts)
+    renamed = [changes.get(tid, path) for tid, path in enumerate(names)]
+    groups: dict[str, Counter[int]] = defaultdict(Counter)
+    for block, sid in zip(_blocks(corpus), corpus.page_structure, strict=True):
+        groups[block][sid] += 1
+    for tid, path in content_class_rewrites(renamed, tokens_of, groups).items():
+        changes[tid] = path
     if not changes:
         return
     token_ids: dict[str, int] = {}
@@ -354,6 +364,19 @@ def _content_containers(corpus: _Corpus, chrome: set[int], block_of: list[str]
                      if head and _under(head, containers))
 
 
+def _free_options(corpus: _Corpus, block_of: list[str], chrome: set[int],
+                  hidden: frozenset[int]) -> dict[str, frozenset[int]]:
+    """Per block, the subtrees of its free options (:mod:`page_cluster.options`)."""
+    groups: dict[str, Counter[int]] = defaultdict(Counter)
+    for block, sid in zip(block_of, corpus.page_structure, strict=True):
+        groups[block][sid] += 1
+    path_of = {tid: path for path, tid in corpus.token_ids.items()}
+    parent_of = {tid: path.rpartition(">")[0] for tid, path in path_of.items()}
+    chrome_tokens = {t for s in corpus.structure_list for t, _d, lm in s if lm in chrome}
+    return free_options(groups, corpus.structure_list, parent_of, path_of,
+                        chrome_tokens | hidden)
+
+
 def _under(head: str, containers: set[str]) -> bool:
     """Is an element whose parent has the inner path ``head`` inside a container (the
     parent itself or one of its ancestors)?"""
@@ -499,11 +522,22 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     width = len(corpus.token_ids)
     if progress is not None:
         progress("pass0", f"{total} pages read, {len(corpus.structure_list)} structures")
+    free = _free_options(corpus, block_of, chrome, hidden)
     # distinct effective sets per block, with their page counts
     set_ids: dict[tuple[frozenset[int], str], int] = {}
     page_set: list[int] = []
-    for sid in corpus.page_structure:
-        page_set.append(set_ids.setdefault((effective[sid], profiles[sid]), len(set_ids)))
+    trimmed: dict[tuple[str, int], tuple[frozenset[int], str]] = {}
+    for block, sid in zip(block_of, corpus.page_structure, strict=True):
+        options = free.get(block)
+        if not options:
+            compared = (effective[sid], profiles[sid])
+        elif (block, sid) in trimmed:
+            compared = trimmed[(block, sid)]
+        else:  # a free option's landmark (a newsletter block's form) is no profile either
+            compared = trimmed[(block, sid)] = (effective[sid] - options, _profile(
+                corpus.structure_list[sid], chrome, corpus.landmark_kind,
+                corpus.landmark_root, hidden | options))
+        page_set.append(set_ids.setdefault(compared, len(set_ids)))
     sets = [s for s, _p in set_ids]
     set_profile = [p for _s, p in set_ids]
     per_block: dict[str, Counter[int]] = defaultdict(Counter)

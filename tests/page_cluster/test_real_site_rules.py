@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from page_cluster import resolve_page_cluster_keys, tokenize
+from page_cluster import resolve, resolve_page_cluster_keys, tokenize
 from page_cluster.scoring import adjusted_rand_index
 from page_cluster.stylesheets import first_party, registrable_domain
 
@@ -196,3 +196,80 @@ def test_top_level_pages_of_one_name_each_are_items_of_the_root(alike: bool) -> 
         assert len({keys[i] for i in range(0, 26, 2)}) == 1
         assert len({keys[i] for i in range(1, 26, 2)}) == 1
         assert keys[0] != keys[1]
+
+
+LANDING_BLOCKS = {
+    "hero": '<section class="lp-hero"><h1>h</h1><a class="cta">go</a></section>',
+    "features": '<section class="lp-features"><ul><li class="f"><h3>f</h3></li></ul></section>',
+    "quotes": '<section class="lp-quotes"><blockquote><p>q</p><cite>c</cite></blockquote>'
+              "</section>",
+    "pricing": '<section class="lp-pricing"><div class="plan"><h3>p</h3><span>9</span></div>'
+               "</section>",
+    "video": '<section class="lp-video"><div class="frame"><iframe></iframe></div></section>',
+    "gallery": '<section class="lp-gallery"><figure><img></figure></section>',
+    "signup": '<section class="lp-signup"><div class="box"><input><button>b</button></div>'
+              "</section>",
+    "countdown": '<section class="lp-countdown"><time>3</time></section>',
+}
+
+
+def test_optional_blocks_in_any_order_are_one_template() -> None:
+    """A landing page built from a block library: three to six of eight blocks, in any
+    order, each as independent of the others as chance makes it."""
+    rng = random.Random(4)
+    pages = [record(i, page("".join(LANDING_BLOCKS[b] for b in rng.sample(
+        sorted(LANDING_BLOCKS), rng.randint(3, 6)))), ["lp", f"offer-{i}"])
+        for i in range(300)]
+    assert len(set(resolve_page_cluster_keys(pages))) == 1
+
+
+def test_children_that_exclude_each_other_are_templates_and_an_option_of_one_stays_its_own(
+        ) -> None:
+    """One block (the same path and stylesheets) holds three templates told apart by
+    main's children, which never meet on a page; a product page's related-products rail,
+    on some product pages only, is an option of that template, not a template."""
+    rng = random.Random(5)
+    kinds = {  # each with a small option of its own, as real templates have
+        "faq": lambda: '<h1 class="t">F</h1><dl class="faq">' + "<dt>q</dt><dd>a</dd>" * 3
+                       + "</dl>" + rng.choice(["", '<p class="more">m</p>']),
+        "policy": lambda: '<h1 class="t">P</h1><p class="updated">u</p><ol class="clauses">'
+                          + '<li class="clause"><h2>c</h2><p>x</p></li>' * 4 + "</ol>"
+                          + rng.choice(["", '<a class="print">p</a>']),
+        "product": lambda: '<div class="product"><h1 class="t">N</h1><span class="price">1'
+                           "</span></div>" + rng.choice([
+                               "", '<section class="rail"><ul><li class="card">c</li></ul>'
+                               "</section>"]) + rng.choice(
+                               ["", '<div class="promo"><p>p</p></div>']) + rng.choice(
+                               ["", '<figure class="video"><iframe></iframe></figure>']),
+    }
+    labels, pages = [], []
+    for i in range(600):
+        kind = rng.choice(sorted(kinds))
+        labels.append(kind)
+        pages.append(record(i, page(kinds[kind]()), ["info", f"p-{i}"]))
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def test_classes_made_from_content_are_dropped_and_a_templates_own_classes_kept() -> None:
+    """WordPress writes a post's tags into its article's classes (``tag-battery``):
+    hundreds of values, each on a few posts, which would make every post's article a
+    token of its own. Twelve sections writing their own class on the same element
+    (``news-entry``) keep it: each is on every page of its section's block."""
+    rng = random.Random(6)
+    tags = [f"tag-{a}-{b}" for a in WORDS for b in WORDS]
+    sections = [w + "s" for w in WORDS]
+    labels, pages = [], []
+    for i in range(1200):
+        section = rng.choice(sections)
+        own = " ".join(rng.sample(tags, rng.randint(1, 4)))
+        body = (f'<article class="post type-post {section}-entry {own}"><h1 class="t">x</h1>'
+                f'<div class="body"><p>b</p></div></article>')
+        labels.append(section)
+        pages.append(record(i, page(body), [section, f"post-{i}"]))
+    result = resolve(pages)
+    articles = {n for n in result.token_names if n.startswith("main.content>article.post~")}
+    assert not any("tag-" in n for n in articles)
+    assert {frozenset(n.rpartition("~")[2].split(".")) for n in articles} == {
+        frozenset((f"{s}-entry", "post", "type-post")) for s in sections}
+    assert adjusted_rand_index(labels, result.keys) == 1.0

@@ -1,13 +1,12 @@
-"""The extended synthetic site (``synthetic.site(extended=True)``): what it generates,
-and the two cases of real sites page_cluster does not handle yet (issue 22), kept as
-strict expected failures so they turn into passes, loudly, when the mechanisms land."""
+"""The extended synthetic site (``synthetic.site(extended=True)``): what it generates, and
+its two hardest cases both ways — three templates that share all chrome, path and
+stylesheets stay apart; a template of optional blocks in any order stays one
+(:mod:`page_cluster.options`)."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-
-import pytest
 
 from page_cluster import resolve_page_cluster_keys, synthetic
 from page_cluster.stylesheets import first_party
@@ -50,16 +49,12 @@ def test_it_has_the_hard_cases_of_real_sites() -> None:
     assert len(set().union(*info.values())) == 1     # one path and stylesheet block
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: Stage A's site-wide cut rises with the "
-                   "campaign's optional blocks and merges the three /info/ templates")
 def test_templates_that_share_all_chrome_stay_apart() -> None:
     by = _keys_by_template()
     mains = {t: by[t].most_common(1)[0][0] for t in ("info-faq", "info-policy", "info-team")}
     assert len(set(mains.values())) == 3, mains
 
 
-@pytest.mark.xfail(strict=True, reason="issue 22: a template of optional blocks in random "
-                   "order splits into several clusters")
 def test_optional_blocks_in_any_order_stay_one_template() -> None:
     by = _keys_by_template()
     _top, n = by["campaign"].most_common(1)[0]
