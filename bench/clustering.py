@@ -41,7 +41,7 @@ from page_cluster import synthetic  # noqa: E402
 from page_cluster.scoring import adjusted_rand_index, purity  # noqa: E402
 
 CHILD = """
-import json, resource, sys, time
+import json, sys, time
 from page_cluster.resolve import resolve_page_cluster_keys
 def pages(path):
     with open(path, encoding="utf-8") as f:
@@ -50,7 +50,9 @@ def pages(path):
 start = time.process_time()
 keys = resolve_page_cluster_keys(pages(sys.argv[1]))
 cpu = time.process_time() - start
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM, not ru_maxrss: Linux keeps ru_maxrss across exec (the parent's peak)
+with open("/proc/self/status") as status:
+    rss = int(status.read().split("VmHWM:")[1].split()[0]) / 1024
 with open(sys.argv[2], "w") as f:
     json.dump({"keys": keys, "cpu": cpu, "rss": rss}, f)
 """

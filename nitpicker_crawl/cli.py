@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from nitpicker_query import NitpickerError, __version__, locks
+from nitpicker_query import NitpickerError, __version__, locks, progress
 from nitpicker_query.exceptions import ArchiveBusy
 from nitpicker_query.progress import StderrLine
 from nitpicker_query.queries._common import json_list
@@ -502,7 +502,8 @@ def _templates(writer: ArchiveWriter, options: CrawlOptions, *, silent: bool
                                                                    signal.SIGHUP)}
     line = None if silent else StderrLine(sys.stderr, "templates")
     try:
-        return templates.store(writer.conn, None if line is None else line.report)
+        with progress.reporting(line or (lambda _step: None)):
+            return templates.store(writer.conn, writer.workdir)
     except KeyboardInterrupt:
         if line is not None:
             line.end()

@@ -18,18 +18,20 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import zstandard
 
+from nitpicker_query.archive import Archive
 from nitpicker_query.format import PAGE_TEMPLATE_TABLES, PAGE_TEMPLATES_DDL
 from nitpicker_query.html_codec import ZSTD_LEVEL
-from nitpicker_query.templates import Report, cluster_pages
+from nitpicker_query.templates import OVERLAP_KEY, compute
 
 
 @dataclass(frozen=True)
@@ -59,16 +61,20 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("COMMIT")
 
 
-def store(conn: sqlite3.Connection, report: Report | None = None) -> Stored:
+def store(conn: sqlite3.Connection, workdir: Path) -> Stored:
     """Cluster the archive's pages and write the three tables in one transaction (an
-    interruption leaves none of them). The caller has committed its own work."""
-    def rows(sql: str, params: Any) -> list[tuple[Any, ...]]:
-        return conn.execute(sql, params).fetchall()
+    interruption leaves none of them). The caller has committed its own work; progress
+    goes to the reporter of :func:`nitpicker_query.progress.reporting`, if any.
 
-    taken, result = cluster_pages(rows, report)
-    members: dict[str, list[str]] = defaultdict(list)
-    for (_page_id, url), key in zip(taken, result.keys, strict=True):
-        members[key].append(url)
+    The pages are read through the query layer itself (an :class:`Archive` on the crawl
+    directory, read-only beside this writer), so the stored result is the one a first
+    ``template-clusters`` call would compute, the meta-signature overlap included
+    (stored with the reasons: :data:`nitpicker_query.templates.OVERLAP_KEY`)."""
+    archive = Archive(workdir, "stub", workdir, crawler_pid=os.getpid())
+    try:
+        index = compute(archive, stored=False)
+    finally:
+        archive.close()
     compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
     with _transaction(conn):
         for table in PAGE_TEMPLATE_TABLES:
@@ -76,18 +82,21 @@ def store(conn: sqlite3.Connection, report: Report | None = None) -> Stored:
         for statement in PAGE_TEMPLATES_DDL:
             conn.execute(statement)
         conn.executemany("INSERT INTO page_templates (page_id, template_key) VALUES (?, ?)",
-                         ((page_id, key) for (page_id, _url), key
-                          in zip(taken, result.keys, strict=True)))
-        for key, urls in members.items():
-            raw = json.dumps(result.reasons.get(key, {}), ensure_ascii=False,
-                             separators=(",", ":")).encode("utf-8")
+                         sorted((page_id, key) for key, listed in index.members.items()
+                                for _url, page_id in listed))
+        for key, listed in index.members.items():
+            reasons = {**index.reasons.get(key, {}), OVERLAP_KEY: [
+                [sig, n, size] for sig, n, size, _event in index.meta_overlap.get(key, [])]}
+            raw = json.dumps(reasons, ensure_ascii=False, separators=(",", ":")).encode()
             body = compressor.compress(raw)
             conn.execute("INSERT INTO page_template_clusters (template_key, member_count, "
                          "reason_json, codec, size_raw, size_stored) VALUES "
-                         "(?, ?, ?, 'zstd', ?, ?)", (key, len(urls), body, len(raw), len(body)))
+                         "(?, ?, ?, 'zstd', ?, ?)", (key, len(listed), body, len(raw),
+                                                     len(body)))
         conn.executemany("INSERT INTO page_template_labels (template_key, section, ordinal) "
-                         "VALUES (?, ?, ?)", labels(members))
-    return Stored(len(taken), len(members))
+                         "VALUES (?, ?, ?)", labels({k: [u for u, _i in listed]
+                                                     for k, listed in index.members.items()}))
+    return Stored(index.pages, len(index.members))
 
 
 def labels(members: dict[str, list[str]]) -> list[tuple[str, str | None, int]]:

@@ -111,7 +111,7 @@ def template_index(a: Archive) -> TemplateIndex:
         if index is not None:
             _CACHE.move_to_end(key)
             return index
-        index = _compute(a)
+        index = compute(a)
         _CACHE[key] = index
         while len(_CACHE) > CACHED_ARCHIVES:
             _CACHE.popitem(last=False)
@@ -190,39 +190,65 @@ def _pages(rows: Rows, listed: list[tuple[int, str, Any]], taken: list[tuple[int
                    "host": urlsplit(url).hostname or ""}
 
 
+OVERLAP_KEY = "_metaSignatureClusters"
+"""Where our crawler stores a template's meta-signature overlap in its reasons
+(``page_template_clusters.reason_json``): ``[[signature, pages shared, cluster size],
+…]``, computed when the crawl ended, so that reading stored templates needs no pass
+over every page's signature. Never shown as a reason."""
+
+Overlap = dict[str, list[tuple[str, int, int]]]
+
+
 def _stored(a: Archive) -> tuple[list[tuple[int, str]], list[str],
-                                 dict[str, dict[str, Any]]] | None:
-    """The template of each page as the archive stores it (format 0.13's
-    ``page_templates``, written by upstream's crawler), or None where it stores none:
-    reading it costs one query where clustering reads every snapshot. Each cluster's
-    reasons are upstream's own (``page_template_clusters.reason_json``), under
-    ``stored``."""
+                                 dict[str, dict[str, Any]], Overlap | None] | None:
+    """The template of each page as the archive stores it (``page_templates``: written
+    by our crawler at the end of a crawl, or by upstream's), or None where it stores
+    none: reading it costs one query where clustering reads every snapshot. Our
+    reasons are shown as when computed, upstream's under ``stored``; the
+    meta-signature overlap comes with ours (:data:`OVERLAP_KEY`), else None."""
     if not a.has_table("page_templates"):
         return None
-    rows = a.rows(f"SELECT p.id, p.url, t.template_key FROM page_templates t JOIN pages p "
-                  f"ON p.id = t.page_id WHERE {strict_page('p')} ORDER BY p.id")
+    # from the stored rows to their pages (a scan of page_templates in page order),
+    # not from every page to its template
+    rows = a.rows(f"SELECT p.id, p.url, t.template_key FROM page_templates t CROSS JOIN "
+                  f"pages p ON p.id = t.page_id WHERE {strict_page('p')} ORDER BY t.page_id")
     if not rows:
         return None
     reasons: dict[str, dict[str, Any]] = {}
+    overlap: Overlap | None = {}
     if a.has_table("page_template_clusters"):
         for key, body, codec in a.rows("SELECT template_key, reason_json, codec FROM "
                                        "page_template_clusters"):
             parsed = json_object(json_text(body, codec))
-            # page_cluster's own reasons (what our crawler stores) are shown as when
-            # computed; anything else (upstream's payload) as it is, under "stored"
             ours = parsed is not None and isinstance(parsed.get("blocking"), list) \
                 and isinstance(parsed.get("structuralCoreTokens"), list)
-            reasons[str(key)] = parsed if ours and parsed else (
-                {"stored": parsed} if parsed else {})
-    return ([(int(i), str(u)) for i, u, _k in rows], [str(k) for _i, _u, k in rows],
-            reasons)
+            if ours and parsed is not None:
+                stored = parsed.pop(OVERLAP_KEY, None)
+                if overlap is not None and isinstance(stored, list):
+                    overlap[str(key)] = [(str(sig), int(n), int(size))
+                                         for sig, n, size in stored]
+                else:
+                    overlap = None
+                reasons[str(key)] = parsed
+            else:
+                overlap = None
+                reasons[str(key)] = {"stored": parsed} if parsed else {}
+    keys = [str(k) for _i, _u, k in rows]
+    if overlap is not None and not set(keys) <= set(overlap):
+        overlap = None
+    return [(int(i), str(u)) for i, u, _k in rows], keys, reasons, overlap
 
 
-def _compute(a: Archive) -> TemplateIndex:
+def compute(a: Archive, *, stored: bool = True) -> TemplateIndex:
+    """The archive's template clusters: read from the stored tables when ``stored`` and
+    the archive has them, else clustered from its snapshots (with progress, see
+    :mod:`nitpicker_query.progress`). The crawler calls it with ``stored=False`` at the
+    end of a crawl and stores the result."""
     total = a.count(f"SELECT count(*) FROM pages p WHERE {strict_page('p')}")
-    stored = _stored(a)
-    if stored is not None:
-        taken, keys, reasons = stored
+    found = _stored(a) if stored else None
+    overlap: Overlap | None = None
+    if found is not None:
+        taken, keys, reasons, overlap = found
     elif a.has_table("page_html_ref") and a.has_table("page_html_blobs"):
         with progress.working_on(str(a.path)) as report:
             taken, result = cluster_pages(a.rows, report)
@@ -230,28 +256,37 @@ def _compute(a: Archive) -> TemplateIndex:
     else:
         taken, keys, reasons = [], [], {}
     members: dict[str, list[tuple[str, int]]] = {}
-    of_page: dict[int, str] = {}
     for (page_id, url), key in zip(taken, keys, strict=True):
         members.setdefault(key, []).append((url, page_id))
-        of_page[page_id] = key
     for listed in members.values():
         listed.sort()
     order = sorted(members, key=lambda k: (-len(members[k]), k))
-    # the meta-signature clusters each template's pages fall into
-    overlap: dict[str, Counter[str]] = {k: Counter() for k in members}
+    if overlap is None:
+        overlap = meta_overlap(a, taken, keys)
+    events = event_ids_by_signature(a, sorted({sig for listed in overlap.values()
+                                               for sig, _n, _size in listed}))
+    meta = {k: [(sig, n, size, events.get(sig)) for sig, n, size in overlap.get(k, [])]
+            for k in members}
+    return TemplateIndex(order, members, reasons, meta, len(taken),
+                         max(0, total - len(taken)))
+
+
+def meta_overlap(a: Archive, taken: list[tuple[int, str]], keys: list[str]) -> Overlap:
+    """The meta-signature clusters (same parent path, title, description, og:title,
+    og:url; two pages or more) each template's pages fall into: ``(signature, pages of
+    the template in it, cluster size)``, most shared first."""
+    of_page = {page_id: key for (page_id, _url), key in zip(taken, keys, strict=True)}
+    counts: dict[str, Counter[str]] = {k: Counter() for k in set(keys)}
     sizes: dict[str, int] = {}
     for signature, ms in clusters(a, "signature", 2).items():
         sizes[signature] = len(ms)
         for m in ms:
             template = of_page.get(m.page_id)
             if template is not None:
-                overlap[template][signature] += 1
-    events = event_ids_by_signature(a, sorted({s for c in overlap.values() for s in c}))
-    meta_overlap = {k: [(sig, n, sizes[sig], events.get(sig)) for sig, n in
-                        sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))]
-                    for k, c in overlap.items()}
-    return TemplateIndex(order, members, reasons, meta_overlap, len(taken),
-                         max(0, total - len(taken)))
+                counts[template][signature] += 1
+    return {k: [(sig, n, sizes[sig]) for sig, n in
+                sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))]
+            for k, c in counts.items()}
 
 
 def clear_cache() -> None:

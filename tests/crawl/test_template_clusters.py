@@ -127,7 +127,7 @@ def test_second_call_is_served_from_the_cache_and_nothing_is_written(
     def refuse(a: q.Archive) -> templates.TemplateIndex:
         raise AssertionError("computed twice")
 
-    monkeypatch.setattr(templates, "_compute", refuse)
+    monkeypatch.setattr(templates, "compute", refuse)
     assert q.get_template_clusters(capped_plain.archive) == first
     assert hashlib.sha256(capped_plain.archive.read_bytes()).hexdigest() == before
 
