@@ -21,6 +21,10 @@ clustering:
   archives. Pelican renders each output path from one template, by the URL settings
   below: the label is the template that defines the file's markup (PELICAN_LABELS).
 
+- **independent** — a company site (shop, news, docs, community; 25 templates) written by
+  a helper from a description of how real sites behave, without reading page_cluster
+  (bench/independent_site.py, seed 11, 10,000 pages): the labels are its own.
+
 The packages are installed when this runs as root (``bench/targets.py``); otherwise a
 missing one is named and the corpus skipped.
 """
@@ -28,6 +32,7 @@ missing one is named and the corpus skipped.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import re
@@ -187,7 +192,22 @@ def pelican_pages(articles: int = 400, seed: int = 7) -> Iterator[dict[str, Any]
             yield _record(rel, BLOG_HOST, file.read_text(encoding="utf-8"), label)
 
 
-CORPORA = {"sphinx": (sphinx_missing, sphinx_pages), "pelican": (pelican_missing, pelican_pages)}
+def independent_pages(pages: int = 10_000, seed: int = 11) -> Iterator[dict[str, Any]]:
+    """The site a helper wrote from a description of real sites' behaviour, without
+    reading page_cluster (bench/independent_site.py): 25 templates, its own labels."""
+    import independent_site
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "site.jsonl"
+        with contextlib.redirect_stdout(sys.stderr):  # its histogram is not the bench's
+            independent_site.main([str(out), "--pages", str(pages), "--seed", str(seed)])
+        with open(out, encoding="utf-8") as f:
+            for line in f:
+                yield json.loads(line)
+
+
+CORPORA = {"sphinx": (sphinx_missing, sphinx_pages), "pelican": (pelican_missing, pelican_pages),
+           "independent": (lambda: None, independent_pages)}
 
 
 def main() -> int:

@@ -136,7 +136,8 @@ def main() -> None:
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
         *extended,
         "",
-        "Real generators (bench/cluster_corpora.py: labels from what the generator wrote):",
+        "Corpora we did not write (bench/cluster_corpora.py: labels from what the generator "
+        "wrote; *independent*: a site written apart from the rules, bench/independent_site.py):",
         "",
         "| corpus | pages | page types | clusters | ARI | purity | CPU s | peak RSS MiB |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",

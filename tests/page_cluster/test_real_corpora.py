@@ -1,6 +1,7 @@
 """page-cluster on pages built by software we did not write (make test-slow): CPython's
 documentation as Debian ships it (Sphinx) and a blog built by Debian's Pelican, each
-labelled from what the generator wrote (bench/cluster_corpora.py). Skipped with the
+labelled from what the generator wrote (bench/cluster_corpora.py), and a site written by
+a helper apart from the rules (bench/independent_site.py). Skipped with the
 reason where the package is missing; ``bench/targets.py`` installs them as root."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from page_cluster.scoring import adjusted_rand_index
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("name", sorted(cluster_corpora.CORPORA))
+@pytest.mark.parametrize("name", ["pelican", "sphinx"])
 def test_a_real_generators_page_types(name: str) -> None:
     missing, pages = cluster_corpora.CORPORA[name]
     reason = missing()
@@ -35,3 +36,17 @@ def test_a_real_generators_page_types(name: str) -> None:
     biggest = max(set(labels), key=labels.count)
     in_biggest = [k for k, label in zip(keys, labels, strict=True) if label == biggest]
     assert max(in_biggest.count(k) for k in set(in_biggest)) >= 0.95 * len(in_biggest)
+
+
+def test_the_site_written_apart_from_the_rules() -> None:
+    """The independent site (25 templates, written by a helper who never read
+    page_cluster): today ARI 0.797 and purity 0.971 (docs/BENCHMARKS.md; upstream scores
+    0.952) — what is left is over-splitting, not mixing templates. Held here so it
+    only moves up."""
+    from page_cluster.scoring import purity
+
+    records = list(cluster_corpora.independent_pages())
+    labels = [r["label"] for r in records]
+    keys = resolve_page_cluster_keys(records)
+    assert adjusted_rand_index(labels, keys) >= 0.79
+    assert purity(labels, keys) >= 0.97
