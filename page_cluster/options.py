@@ -17,8 +17,9 @@ children occur together, which the pages show:
 
 So within each block, a child element present on some of the pages its parent is on,
 but not all, is a *free option* when every sibling option it can be compared with
-(enough pages in each cell of their 2×2 table) is uncorrelated with it within
-:data:`PHI_MAX`, and at least :data:`MIN_PEERS` can be. A free option's subtree is
+(enough pages in each cell of their 2×2 table) shows no correlation beyond
+:data:`PHI_MAX` that chance would not explain (:func:`_bound`), and at least
+:data:`MIN_PEERS` can be. A free option's subtree is
 left out of that block's comparisons, as a content container's is. Nothing is decided
 without evidence: a child with fewer comparable siblings (a share bar beside a reviews
 block under an article) stays structure, as do all children of a block too small to
@@ -37,6 +38,11 @@ options that counts as independent. Blocks drawn at random without replacement f
 small library give a little under 0 (3–6 of 8: −0.05); children that exclude each other
 give −1 when they share the pages, children that come together +1, whatever their
 share."""
+
+CHI2_BOUND = 10.83
+"""Chi-square (one degree of freedom) past which a correlation is not chance: p = 0.001,
+strict because each option is tested against every sibling (a landing page's block
+against eleven others)."""
 
 MIN_EXPECTED = 5.0
 """Pages independence must predict in every cell of the two options' 2×2 table (with
@@ -116,8 +122,9 @@ def _judge(counter: Counter[int], structures: list[frozenset[tuple[int, int, int
     options are judged among the pages of each combination of markers, one template's
     pages at a time."""
     pairs = _correlations(counter, structures, skip, parent_of, parent_token)
-    markers = {t for (a, b), (phi, _na, _nb, _nab) in pairs.items() if phi < -PHI_MAX
-               for t in (a, b)}
+    total = sum(counter.values())
+    markers = {t for (a, b), (phi, _na, _nb, _nab) in pairs.items()
+               if phi < 0 and _bound(phi, total) for t in (a, b)}
     # an option found only with one marker (the rail only on product pages) is an option
     # of that template, kept apart from the other templates by its marker, not one itself
     inside = {x for (a, b), (_phi, na, nb, nab) in pairs.items()
@@ -131,12 +138,21 @@ def _judge(counter: Counter[int], structures: list[frozenset[tuple[int, int, int
     peers: dict[int, set[int]] = defaultdict(set)   # siblings it was compared with
     for stratum in strata.values():
         within = _correlations(stratum, structures, skip | markers, parent_of, parent_token)
+        n = sum(stratum.values())
         for (a, b), (phi, _na, _nb, _nab) in within.items():
-            independent = abs(phi) <= PHI_MAX
+            independent = not _bound(phi, n)
             for t, other in ((a, b), (b, a)):
                 verdict[t] = verdict.get(t, True) and independent
                 peers[t].add(other)
     return {t: ok for t, ok in verdict.items() if not ok or len(peers[t]) >= MIN_PEERS}
+
+
+def _bound(phi: float, pages: int) -> bool:
+    """Are two options correlated, as evidence and not chance: beyond :data:`PHI_MAX`,
+    and significant (the 2×2 table's chi-square, ``pages · phi²``, past
+    :data:`CHI2_BOUND`)? Thirty landing pages show correlations of ±0.4 between blocks
+    drawn independently; ten thousand pages make a correlation of 0.05 significant."""
+    return abs(phi) > PHI_MAX and pages * phi * phi > CHI2_BOUND
 
 
 def _correlations(counter: Counter[int], structures: list[frozenset[tuple[int, int, int]]],

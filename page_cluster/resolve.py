@@ -114,6 +114,10 @@ class _Corpus:
     landmark_kind: dict[int, str] = field(default_factory=dict)
     landmark_shell: dict[int, frozenset[str]] = field(default_factory=dict)
     landmark_root: dict[int, int] = field(default_factory=dict)  # its own element's token
+    # landmark elements found inside a list's items on some page (a post's quote, a
+    # card's footer): where a page holds a single item they make an instance, and it is
+    # no template region either
+    item_roots: set[int] = field(default_factory=set)
     structures: dict[frozenset[tuple[int, int, int]], int] = field(default_factory=dict)
     structure_list: list[frozenset[tuple[int, int, int]]] = field(default_factory=list)
     # per page, three 4-byte ints (structure, path pair, stylesheet set): what a page
@@ -146,6 +150,8 @@ def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | Non
                 corpus.landmark_shell[lid] = landmark.shell
                 corpus.landmark_root[lid] = corpus.token(landmark.root)
             lm_ids.append(lid)
+        for path in doc.item_landmarks:
+            corpus.item_roots.add(corpus.token(path))
         for lid in set(lm_ids):
             corpus.landmark_pages[lid] += 1
         structure = frozenset(
@@ -219,6 +225,7 @@ def _drop_content_ids(corpus: _Corpus) -> None:
     corpus.landmark_kind = kinds
     corpus.landmark_shell = shells
     corpus.landmark_root = roots
+    corpus.item_roots = {new_token[t] for t in corpus.item_roots}
     structures: dict[frozenset[tuple[int, int, int]], int] = {}
     new_structure = [0] * len(corpus.structure_list)
     for sid, structure in enumerate(corpus.structure_list):
@@ -406,6 +413,19 @@ def _path_keys(corpus: _Corpus) -> list[str]:
     return [key_of[pid] for pid in corpus.page_path]
 
 
+def _css_keys(corpus: _Corpus) -> dict[int, str]:
+    """Each stylesheet set's key: its hrefs, less those that only one page links. A
+    stylesheet of a page's own (a campaign's ``campaigns/<slug>.css``) says nothing of its
+    template, as a path segment naming one page does not (:func:`_path_keys`)."""
+    pages: Counter[str] = Counter()
+    seen: Counter[int] = Counter(corpus.page_css)
+    for css, cid in corpus.css_ids.items():
+        for href in css:
+            pages[href] += seen[cid]
+    return {cid: ",".join(sorted(h for h in css if pages[h] >= PATH_VALUE_MIN_PAGES))
+            for css, cid in corpus.css_ids.items()}
+
+
 def _blocks(corpus: _Corpus) -> list[str]:
     """Block key per page: path key + stylesheet set; orphans (no stylesheet data) join
     the biggest block of their path key, else that of their first segment, else one of
@@ -413,7 +433,7 @@ def _blocks(corpus: _Corpus) -> list[str]:
     paths = _path_keys(corpus)
     keyed: list[str | None] = []
     sizes: Counter[tuple[str, str]] = Counter()
-    css_keys = {cid: ",".join(sorted(css)) for css, cid in corpus.css_ids.items()}
+    css_keys = _css_keys(corpus)
     for path, cid in zip(paths, corpus.page_css, strict=True):
         if cid < 0:
             keyed.append(None)
@@ -517,7 +537,8 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     block_of = _blocks(corpus)
     hidden = _content_containers(corpus, chrome, block_of)
     effective = [_effective(s, chrome, hidden) for s in corpus.structure_list]
-    profiles = [_profile(s, chrome, corpus.landmark_kind, corpus.landmark_root, hidden)
+    not_regions = hidden | corpus.item_roots   # landmarks rooted there are no profile
+    profiles = [_profile(s, chrome, corpus.landmark_kind, corpus.landmark_root, not_regions)
                 for s in corpus.structure_list]
     width = len(corpus.token_ids)
     if progress is not None:
@@ -536,7 +557,7 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
         else:  # a free option's landmark (a newsletter block's form) is no profile either
             compared = trimmed[(block, sid)] = (effective[sid] - options, _profile(
                 corpus.structure_list[sid], chrome, corpus.landmark_kind,
-                corpus.landmark_root, hidden | options))
+                corpus.landmark_root, not_regions | options))
         page_set.append(set_ids.setdefault(compared, len(set_ids)))
     sets = [s for s, _p in set_ids]
     set_profile = [p for _s, p in set_ids]

@@ -26,8 +26,9 @@ the landmark it belongs to, for the depth cap and chrome discovery
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborNode
 
@@ -94,6 +95,8 @@ class Document:
     tokens: list[Token]
     landmarks: list[Landmark]
     main_root: str | None = None   # the path of the first <main> (role=main) element
+    # landmark elements inside an item of a list (no instance of their own: content)
+    item_landmarks: list[str] = field(default_factory=list)
 
 
 def _steps(node: LexborNode) -> tuple[str, str | None]:
@@ -138,6 +141,12 @@ def _fold(parent: str, own: str) -> str:
     return f"{parent}>{own}"
 
 
+def _item_step(node: LexborNode) -> str:
+    """What makes siblings alike as items: tag and first class."""
+    classes = (node.attributes.get("class") or "").split()
+    return (node.tag or "") + ("." + classes[0] if classes else "")
+
+
 def _landmark_kind(node: LexborNode) -> str | None:
     role = (node.attributes.get("role") or "").strip().lower()
     if role in LANDMARK_ROLES:
@@ -158,13 +167,14 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
     if body is None:
         return Document(tokens, landmarks)
     owners: list[list[str]] = []
+    item_landmarks: list[str] = []
     main_root: str | None = None
     count = 0
-    # iterative walk: (node, parent path, main depth, landmark index)
-    stack: list[tuple[LexborNode, str, int, int]] = [
-        (child, "", 0, -1) for child in reversed(list(body.iter()))]
+    # iterative walk: (node, parent path, main depth, landmark index, inside an item)
+    stack: list[tuple[LexborNode, str, int, int, bool]] = [
+        (child, "", 0, -1, False) for child in reversed(list(body.iter()))]
     while stack:
-        node, parent, main_depth, landmark = stack.pop()
+        node, parent, main_depth, landmark, in_item = stack.pop()
         tag = node.tag or ""
         if tag in SKIPPED_TAGS or tag.startswith("#") or tag.startswith("_"):
             continue
@@ -188,7 +198,9 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
             child_depth = 0
         depth = main_depth
         owner = landmark
-        if kind is not None and kind != "main" and landmark == -1:
+        if kind is not None and kind != "main" and landmark == -1 and in_item:
+            item_landmarks.append(path)
+        elif kind is not None and kind != "main" and landmark == -1:
             owner = len(landmarks)
             landmarks.append(Landmark(kind, owner, frozenset(), path))
             owners.append([])
@@ -201,11 +213,16 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
             if owner >= 0:
                 owners[owner].append(full_path)
         children = list(node.iter())
+        # an item of a list (one of several siblings written alike: the posts of a
+        # thread, the cards of a grid) holds content; a landmark inside it (a quote's
+        # aside in a post) is that content, not a region of the template
+        seen: Counter[str] = Counter(_DIGITS.sub("#", _item_step(c)) for c in children)
         for child in reversed(children):
-            stack.append((child, path, child_depth, owner))
+            stack.append((child, path, child_depth, owner,
+                          in_item or seen[_DIGITS.sub("#", _item_step(child))] > 1))
     for landmark_item, paths in zip(landmarks, owners, strict=True):
         landmark_item.tokens = frozenset(paths)
-    return Document(tokens, landmarks, main_root)
+    return Document(tokens, landmarks, main_root, item_landmarks)
 
 
 def tokenize(html: str, *, content_block_attribute: str | None = None) -> list[str]:
