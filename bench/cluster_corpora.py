@@ -2,6 +2,7 @@
 
     python bench/cluster_corpora.py sphinx  OUT.jsonl   # Debian's python3.11-doc (Sphinx)
     python bench/cluster_corpora.py pelican OUT.jsonl   # a blog built by Debian's pelican
+    python bench/cluster_corpora.py mediawiki OUT.jsonl # a real MediaWiki, crawled
 
 Each line is page-cluster's input (``id``, ``html``, ``paths``, ``stylesheetHrefs`` as
 absolute URLs with their query, as ``template-clusters`` passes them, ``host``) plus
@@ -21,6 +22,21 @@ clustering:
   archives. Pelican renders each output path from one template, by the URL settings
   below: the label is the template that defines the file's markup (PELICAN_LABELS).
 
+- **mediawiki** — Debian's MediaWiki 1.39 set up by ``bench/mediawiki.py`` (``wiki`` layout:
+  200 articles with 1–4 revisions, 10 categories), served by ``php -S`` and crawled from its
+  root by our crawler (``--no-render --dedupe-cap 100 --follow-nofollow --max-pages 6000``),
+  so edit, history, diff, old-revision, info, special and API pages are reached; the
+  records are the archive's internal ``text/html`` snapshots at their crawled URLs
+  (``http://127.0.0.1:<port>/…``). MediaWiki writes the page type into ``<body class>``:
+  ``ns-<N>`` (the namespace; ``ns--1`` for special pages), ``action-<action>`` and, on
+  special pages, ``mw-special-<Name>``; the label is ``ns<N>/<action>``,
+  ``special/<Name>``, or ``api/help`` / ``api/result`` for ``api.php``'s HTML (body
+  ``skin-apioutput``; help has ``apihelp-`` blocks, a result ``api-pretty-header``). A view
+  is further told by its content (MEDIAWIKI_VIEWS): ``table.diff`` → ``diff``,
+  ``#mw-revision-info`` → ``oldid``, an error box as the whole content (a revision that does
+  not exist) → ``error``. The crawl takes minutes, so the records are kept in
+  MEDIAWIKI_CACHE (reused when not empty; delete it to crawl again); the labels are
+  derived again from each record's HTML when read.
 - **independent** — a company site (shop, news, docs, community; 25 templates) written by
   a helper from a description of how real sites behave, without reading page_cluster
   (bench/independent_site.py, seed 11, 10,000 pages): the labels are its own.
@@ -34,21 +50,28 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-# the benchmark scripts beside this one (targets.apt_install)
+# the benchmark scripts beside this one (targets, mediawiki)
 sys.path.append(str(Path(__file__).resolve().parent))
 
-from targets import apt_install
+import mediawiki
+from targets import apt_install, run_crawl
 
-from nitpicker_query.templates import stylesheet_hrefs  # what the archive query passes
+import nitpicker_query as q
+from nitpicker_query.exceptions import NotAnArchive
+from nitpicker_query.html_codec import decode_html
+from nitpicker_query.templates import path_segments, stylesheet_hrefs  # as the query does
 
 SPHINX_TREE = Path("/usr/share/doc/python3.11/html")
 SPHINX_HOST = "docs.localhost"
@@ -192,6 +215,128 @@ def pelican_pages(articles: int = 400, seed: int = 7) -> Iterator[dict[str, Any]
             yield _record(rel, BLOG_HOST, file.read_text(encoding="utf-8"), label)
 
 
+MEDIAWIKI_CACHE = Path(tempfile.gettempdir()) / "nitpicker-bench-corpora" / "mediawiki.jsonl"
+"""The mediawiki corpus's records, written once (set up, serve and crawl take minutes)."""
+
+MEDIAWIKI_PAGES = (
+    "SELECT p.id, p.url, r.hash FROM pages p JOIN page_html_ref r ON r.page_id = p.id "
+    "WHERE p.scraped = 1 AND p.isExternal = 0 AND p.contentType = 'text/html' "
+    "AND p.redirectDestId IS NULL ORDER BY p.id")
+"""The crawled internal HTML pages with a snapshot (``api.php``'s HTML output included)."""
+
+_BODY = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
+_BODY_CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+
+MEDIAWIKI_VIEWS = (
+    (re.compile(r'<table class="diff[ "]'), "diff"),  # DifferenceEngine's table.diff
+    (re.compile(r'id="mw-revision-info"'), "oldid"),  # Article's "Revision as of …" notice
+    # the content is only an error box: "The revision #N of the page named … does not exist"
+    (re.compile(r'id="mw-content-text"[^>]*>\s*<div class="mw-message-box-error'), "error"),
+)
+"""``action-view`` pages that MediaWiki's markup tells apart, first match wins; any other
+view (an article, a category, a system message, an empty user page) is ``view``."""
+
+
+def _body_classes(html: str) -> list[str]:
+    body = _BODY.search(html)
+    found = _BODY_CLASS.search(body.group(0)) if body else None
+    return (found.group(1) or found.group(2) or "").split() if found else []
+
+
+def mediawiki_label(html: str) -> str | None:
+    """The page type MediaWiki wrote into the page (see the module docstring), or None
+    when the page carries no MediaWiki body classes."""
+    classes = _body_classes(html)
+    if "skin-apioutput" in classes:  # api.php's HTML: help, or a result shown as HTML
+        if 'class="api-pretty-header"' in html:
+            return "api/result"
+        return "api/help" if 'class="apihelp-' in html else "api/other"
+    namespace = next((c[3:] for c in classes
+                      if re.fullmatch(r"ns--?\d+", c)), None)
+    if namespace is None:
+        return None
+    if namespace == "-1":
+        name = next((c.removeprefix("mw-special-") for c in classes
+                     if c.startswith("mw-special-")), None)
+        return f"special/{name}" if name else None
+    action = next((c.removeprefix("action-") for c in classes if c.startswith("action-")),
+                  None)
+    if action is None:
+        return None
+    if action == "view":
+        action = next((kind for pattern, kind in MEDIAWIKI_VIEWS if pattern.search(html)),
+                      "view")
+    return f"ns{namespace}/{action}"
+
+
+def mediawiki_missing() -> str | None:
+    return mediawiki.ensure_installed()
+
+
+def mediawiki_archive_records(archive: Path) -> Iterator[dict[str, Any]]:
+    """The archive's internal HTML pages as labelled records (pages without MediaWiki's
+    body classes, or whose snapshot cannot be decoded, are left out and counted)."""
+    left_out = 0
+    with q.open_archive(archive) as a:
+        conn = a.connection()
+        for _page_id, url, digest in conn.execute(MEDIAWIKI_PAGES).fetchall():
+            row = conn.execute("SELECT body, codec FROM page_html_blobs WHERE hash = ?",
+                               (digest,)).fetchone()
+            try:
+                html, _complete = decode_html(row[0], row[1]) if row else ("", False)
+            except NotAnArchive:
+                html = ""
+            label = mediawiki_label(html)
+            if label is None:
+                left_out += 1
+                continue
+            yield {"id": url, "html": html, "paths": path_segments(url),
+                   "stylesheetHrefs": stylesheet_hrefs(html, url),
+                   "host": urlsplit(url).hostname or "", "label": label}
+    if left_out:
+        print(f"cluster_corpora: mediawiki: {left_out} page(s) without MediaWiki's body "
+              "classes left out", file=sys.stderr)
+
+
+def build_mediawiki_cache(cache: Path = MEDIAWIKI_CACHE) -> None:
+    """Set up a wiki, serve it, crawl it and write its records to ``cache`` (whole or not
+    at all: written beside it and renamed)."""
+    with tempfile.TemporaryDirectory(prefix="nitpicker-mw-corpus-") as tmp:
+        started = time.monotonic()
+        wiki = mediawiki.setup(Path(tmp) / "wiki", "wiki")
+        set_up = time.monotonic() - started
+        archive = Path(tmp) / "wiki.nitpicker"
+        with mediawiki.serve(wiki) as base:
+            code, seconds, stderr = run_crawl(base, archive, cap=100, follow_nofollow=True,
+                                              max_pages=6000)
+        if code != 0:
+            raise RuntimeError(f"nitpicker-crawl of the wiki exited {code}: {stderr[-2000:]}")
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_name(f"{cache.name}.{os.getpid()}.part")
+        pages = 0
+        with open(partial, "w", encoding="utf-8") as f:
+            for record in mediawiki_archive_records(archive):
+                f.write(json.dumps(record) + "\n")
+                pages += 1
+        partial.replace(cache)
+    print(f"cluster_corpora: mediawiki: set up in {set_up:.0f} s, crawled in {seconds:.0f} s, "
+          f"{pages} pages → {cache}", file=sys.stderr)
+
+
+def mediawiki_pages(cache: Path = MEDIAWIKI_CACHE) -> Iterator[dict[str, Any]]:
+    """The crawled wiki's records, from ``cache`` (built first when missing or empty); the
+    label is read again from each page's HTML, so a change of mediawiki_label needs no
+    new crawl."""
+    if not cache.is_file() or cache.stat().st_size == 0:
+        build_mediawiki_cache(cache)
+    with open(cache, encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            label = mediawiki_label(record["html"])
+            if label is not None:
+                yield {**record, "label": label}
+
+
 def independent_pages(pages: int = 10_000, seed: int = 11) -> Iterator[dict[str, Any]]:
     """The site a helper wrote from a description of real sites' behaviour, without
     reading page_cluster (bench/independent_site.py): 25 templates, its own labels."""
@@ -207,6 +352,7 @@ def independent_pages(pages: int = 10_000, seed: int = 11) -> Iterator[dict[str,
 
 
 CORPORA = {"sphinx": (sphinx_missing, sphinx_pages), "pelican": (pelican_missing, pelican_pages),
+           "mediawiki": (mediawiki_missing, mediawiki_pages),
            "independent": (lambda: None, independent_pages)}
 
 

@@ -35,11 +35,14 @@ from selectolax.lexbor import LexborNode
 from .nesting import parse_html
 
 LANDMARK_TAGS = {"header": "header", "footer": "footer", "nav": "nav", "aside": "aside",
-                 "form": "form", "search": "search", "main": "main"}
+                 "form": "form", "search": "search", "main": "main", "dialog": "dialog"}
 LANDMARK_ROLES = {"banner": "header", "contentinfo": "footer", "navigation": "nav",
                   "complementary": "aside", "form": "form", "search": "search",
-                  "main": "main"}
-"""The seven landmark types, by tag and by ARIA role."""
+                  "main": "main", "dialog": "dialog", "alertdialog": "dialog"}
+"""The seven landmark types, by tag and by ARIA role, and dialogs: not a landmark in ARIA,
+but a cookie consent or newsletter popup is the site's frame as its header is (on most
+pages, any template), and counted as chrome it stops splitting templates by whether a
+page shows it."""
 
 SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "br",
                           "wbr", "#text", "#comment", "_text", "_comment", "-text",

@@ -40,7 +40,7 @@ def test_a_real_generators_page_types(name: str) -> None:
 
 def test_the_site_written_apart_from_the_rules() -> None:
     """The independent site (25 templates, written by a helper who never read
-    page_cluster): today ARI 0.797 and purity 0.971 (docs/BENCHMARKS.md; upstream scores
+    page_cluster): today ARI 0.851 and purity 0.971 (docs/BENCHMARKS.md; upstream scores
     0.952) — what is left is over-splitting, not mixing templates. Held here so it
     only moves up."""
     from page_cluster.scoring import purity
@@ -48,5 +48,5 @@ def test_the_site_written_apart_from_the_rules() -> None:
     records = list(cluster_corpora.independent_pages())
     labels = [r["label"] for r in records]
     keys = resolve_page_cluster_keys(records)
-    assert adjusted_rand_index(labels, keys) >= 0.79
+    assert adjusted_rand_index(labels, keys) >= 0.85
     assert purity(labels, keys) >= 0.97

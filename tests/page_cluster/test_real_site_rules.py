@@ -321,3 +321,24 @@ def test_a_small_campaign_site_with_a_stylesheet_per_page_is_one_template() -> N
              for i in range(40)]
     keys = set(resolve_page_cluster_keys(pages))
     assert keys == {'["path:lp/offer-#|css:/css/landing.css,/css/site.css","cluster:0"]'}
+
+
+def test_a_cookie_dialog_on_most_pages_is_chrome_and_a_templates_own_dialog_is_not() -> None:
+    """A consent banner (``role=dialog``) on 85 % of the site's pages, whatever their
+    template, is the site's frame as its header is: articles with and without it stay
+    one template. A dialog that one template always has (a product page's size chart)
+    still tells that template apart."""
+    rng = random.Random(10)
+    banner = ('<div class="consent" role="dialog"><p class="consent-text">c <a>more</a></p>'
+              '<div class="consent-actions"><button class="accept">ok</button><button '
+              'class="reject">no</button><button class="prefs">p</button></div></div>')
+    labels, pages = [], []
+    for i in range(400):
+        kind = rng.choice(["article", "product"])
+        main = ('<h1 class="t">A</h1><div class="text"><p>x</p></div>' if kind == "article"
+                else '<h1 class="t">A</h1><div class="text"><p>x</p></div><dialog '
+                     'class="sizes"><table><tr><td>s</td></tr></table></dialog>')
+        html = page(main).replace("<body>", "<body>" + (banner if rng.random() < 0.85 else ""))
+        labels.append(kind)
+        pages.append(record(i, html, ["shop", f"p-{i}"]))
+    assert adjusted_rand_index(labels, resolve_page_cluster_keys(pages)) == 1.0
