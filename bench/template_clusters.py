@@ -73,10 +73,11 @@ def build(directory: Path, n: int, seed: int) -> tuple[Path, list[dict[str, obje
 
 CRAWL_END = """
 import json, resource, sqlite3, sys, time
+from pathlib import Path
 from nitpicker_crawl import templates
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 wall = time.perf_counter()
-stored = templates.store(conn)
+stored = templates.store(conn, Path(sys.argv[1]).parent)
 wall = time.perf_counter() - wall
 conn.close()
 usage = resource.getrusage(resource.RUSAGE_SELF)

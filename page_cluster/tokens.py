@@ -26,7 +26,6 @@ the landmark it belongs to, for the depth cap and chrome discovery
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -145,9 +144,12 @@ def _fold(parent: str, own: str) -> str:
 
 
 def _item_step(node: LexborNode) -> str:
-    """What makes siblings alike as items: tag and first class."""
+    """What makes siblings alike as items: tag and first class (digits as ``#``)."""
+    tag = node.tag or ""
+    if tag.startswith(("-", "_", "#")):   # text and comments: never items
+        return ""
     classes = (node.attributes.get("class") or "").split()
-    return (node.tag or "") + ("." + classes[0] if classes else "")
+    return tag + ("." + _DIGITS.sub("#", classes[0]) if classes else "")
 
 
 def _landmark_kind(node: LexborNode) -> str | None:
@@ -216,13 +218,21 @@ def parse(html: str, *, content_block_attribute: str | None = None) -> Document:
             if owner >= 0:
                 owners[owner].append(full_path)
         children = list(node.iter())
+        if in_item or owner >= 0 or len(children) < 2:
+            # inside an item, or a landmark (which holds no other), or a single child:
+            # nothing to tell
+            for child in reversed(children):
+                stack.append((child, path, child_depth, owner, in_item))
+            continue
         # an item of a list (one of several siblings written alike: the posts of a
         # thread, the cards of a grid) holds content; a landmark inside it (a quote's
         # aside in a post) is that content, not a region of the template
-        seen: Counter[str] = Counter(_DIGITS.sub("#", _item_step(c)) for c in children)
-        for child in reversed(children):
-            stack.append((child, path, child_depth, owner,
-                          in_item or seen[_DIGITS.sub("#", _item_step(child))] > 1))
+        steps = [_item_step(c) for c in children]
+        seen: dict[str, int] = {}
+        for step in steps:
+            seen[step] = seen.get(step, 0) + 1
+        for child, step in zip(reversed(children), reversed(steps), strict=True):
+            stack.append((child, path, child_depth, owner, seen[step] > 1))
     for landmark_item, paths in zip(landmarks, owners, strict=True):
         landmark_item.tokens = frozenset(paths)
     return Document(tokens, landmarks, main_root, item_landmarks)
