@@ -7,8 +7,9 @@ process allowed to write the archive, so it clusters them before packing and sto
 result in upstream's own template tables (:data:`nitpicker_query.format.PAGE_TEMPLATES_DDL`);
 the query then reads one table (:func:`nitpicker_query.templates.template_index`).
 
-The input is the query's own (:func:`nitpicker_query.templates.cluster_pages`), so a
-stored result and one computed on first call are the same keys. The tables are dropped
+The result is computed by the query layer itself
+(:func:`nitpicker_query.templates.compute`), so a stored result and one computed on
+first call are the same answer. The tables are dropped
 when a run starts (a resumed crawl changes the pages) and written only when a crawl ends
 by itself or at ``--max-pages``: an interrupted archive has none and is clustered on
 first call. ``--no-templates`` skips the step.

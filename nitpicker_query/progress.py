@@ -5,7 +5,8 @@ Almost every query answers in milliseconds. The one that may not is the first
 reads every snapshot (about a millisecond a page). The query functions keep one
 signature for every adapter, so progress travels beside the call: an adapter that can
 show it (the CLI's stderr line, an MCP progress notification, the viewer's progress
-line) runs the call inside :func:`reporting`, and the long step calls :func:`report`.
+line) runs the call inside :func:`reporting`, and the long step reports through
+:func:`working_on`.
 
 Each report is also kept per archive (:func:`current`) for the viewer, whose page asks
 for it from a second request while the first is still computing.
@@ -102,10 +103,6 @@ class StderrLine:
             return
         self.last = now
         self.stream.flush()
-
-    def report(self, done: int, total: int, message: str) -> None:
-        """The same, called as :func:`working_on`'s ``report`` is."""
-        self(Progress(done, total, message))
 
     def end(self) -> None:
         """Leave the terminal's line clean for what comes next."""

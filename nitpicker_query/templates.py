@@ -19,7 +19,7 @@ import html as html_lib
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
@@ -118,11 +118,6 @@ def template_index(a: Archive) -> TemplateIndex:
         return index
 
 
-Rows = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
-"""Run one ``SELECT`` and return its rows as tuples: :meth:`Archive.rows` for a reader,
-``connection.execute(...).fetchall()`` for the crawler that writes the archive."""
-
-
 Report = Callable[[int, int, str], None]
 """``report(done, total, message)``: pages read out of all, or the clustering's step."""
 
@@ -130,27 +125,24 @@ READ_STEP = 1000
 """Pages read between two progress reports."""
 
 
-def cluster_pages(rows: Rows, report: Report | None = None
-                  ) -> tuple[list[tuple[int, str]], page_cluster.Result]:
+def _cluster_pages(a: Archive, report: Report
+                   ) -> tuple[list[tuple[int, str]], page_cluster.Result]:
     """Cluster the archive's rendered internal HTML pages with a stored snapshot, in id
     order: ``(id, url)`` of each page clustered (in the order of the result's keys) and
-    page_cluster's result. The one definition of the input, whether the query computes
-    it on first call or the crawler at the end of a crawl. ``report`` hears of every
-    :data:`READ_STEP` pages read, then of each step of the clustering."""
-    listed = [(int(i), str(u), h) for i, u, h in rows(
+    page_cluster's result. ``report`` hears of every :data:`READ_STEP` pages read, then
+    of each step of the clustering."""
+    listed = [(int(i), str(u), h) for i, u, h in a.rows(
         f"SELECT p.id, p.url, r.hash FROM pages p JOIN page_html_ref r ON "
         f"r.page_id = p.id WHERE {strict_page('p')} AND EXISTS (SELECT 1 FROM "
-        f"page_html_blobs b WHERE b.hash = r.hash) ORDER BY p.id", ())]
+        f"page_html_blobs b WHERE b.hash = r.hash) ORDER BY p.id")]
     total = len(listed)
     taken: list[tuple[int, str]] = []
 
     def told(phase: str, message: str) -> None:
-        if report is not None and phase != "pass0":
+        if phase != "pass0":
             report(total, total, f"clustering: {message}")
 
-    records = _pages(rows, listed, taken, report)
-    result = page_cluster.resolve(records, progress=told if report is not None else None)
-    return taken, result
+    return taken, page_cluster.resolve(_pages(a, listed, taken, report), progress=told)
 
 
 def ready(a: Archive) -> bool:
@@ -163,19 +155,19 @@ def ready(a: Archive) -> bool:
         a.rows("SELECT 1 FROM page_templates LIMIT 1"))
 
 
-def _pages(rows: Rows, listed: list[tuple[int, str, Any]], taken: list[tuple[int, str]],
-           report: Report | None = None) -> Iterator[dict[str, Any]]:
+def _pages(a: Archive, listed: list[tuple[int, str, Any]], taken: list[tuple[int, str]],
+           report: Report) -> Iterator[dict[str, Any]]:
     """page_cluster's records for ``(id, url, hash)`` rows, snapshots fetched in chunks
     (one short statement each: the query deadline is per statement). A snapshot that
     cannot be decoded (a stranger's broken frame, an unknown codec) is passed over, not
     fatal; ``taken`` receives ``(id, url)`` of each page yielded, in order."""
     for start in range(0, len(listed), _CHUNK):
-        if report is not None and start % READ_STEP == 0:
+        if start % READ_STEP == 0:
             report(start, len(listed), f"reading page {start + 1} of {len(listed)}")
         chunk = listed[start:start + _CHUNK]
         hashes = list(dict.fromkeys(h for _i, _u, h in chunk))
         marks = ",".join("?" for _ in hashes)
-        bodies = {h: (body, codec) for h, body, codec in rows(
+        bodies = {h: (body, codec) for h, body, codec in a.rows(
             f"SELECT hash, body, codec FROM page_html_blobs WHERE hash IN ({marks})", hashes)}
         for page_id, url, digest in chunk:
             if digest not in bodies:
@@ -251,7 +243,7 @@ def compute(a: Archive, *, stored: bool = True) -> TemplateIndex:
         taken, keys, reasons, overlap = found
     elif a.has_table("page_html_ref") and a.has_table("page_html_blobs"):
         with progress.working_on(str(a.path)) as report:
-            taken, result = cluster_pages(a.rows, report)
+            taken, result = _cluster_pages(a, report)
         keys, reasons = result.keys, result.reasons
     else:
         taken, keys, reasons = [], [], {}

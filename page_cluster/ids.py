@@ -147,6 +147,7 @@ def content_class_rewrites(token_names: Sequence[str], structures: Sequence[froz
     if not judged:
         return {}
     best: dict[tuple[str, str], float] = defaultdict(float)   # highest share in a block
+    total: Counter[tuple[str, str]] = Counter()                # pages, all blocks
     for counter in groups.values():
         seen: Counter[tuple[str, str]] = Counter()
         having: Counter[str] = Counter()
@@ -162,15 +163,9 @@ def content_class_rewrites(token_names: Sequence[str], structures: Sequence[froz
                 having[position] += n
         for pair, n in seen.items():
             best[pair] = max(best[pair], n / having[pair[0]])
+        total.update(seen)
     # and a class on more pages than the position's classes average is not a tag either
     # (one section's own class in a block several sections share)
-    total: Counter[tuple[str, str]] = Counter()
-    for counter in groups.values():
-        for sid, n in counter.items():
-            for tid in structures[sid]:
-                if tid in parts and parts[tid][0] in judged:
-                    for c in parts[tid][1]:
-                        total[(parts[tid][0], c)] += n
     mean: dict[str, float] = {}
     for position in judged:
         mean[position] = sum(total[(position, c)] for c in values[position]) / len(

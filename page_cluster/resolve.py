@@ -176,11 +176,18 @@ def _read(pages: Iterable[Mapping[str, Any]], content_block_attribute: str | Non
             corpus.page_css.append(-1)
         if progress is not None and n % 1000 == 0:
             progress("pass0", f"{n} pages read")
-    _drop_content_ids(corpus)
     return corpus
 
 
-def _drop_content_ids(corpus: _Corpus) -> None:
+def _groups(corpus: _Corpus, block_of: Sequence[str]) -> dict[str, Counter[int]]:
+    """Each block's pages per structure id."""
+    groups: dict[str, Counter[int]] = defaultdict(Counter)
+    for block, sid in zip(block_of, corpus.page_structure, strict=True):
+        groups[block][sid] += 1
+    return groups
+
+
+def _drop_content_ids(corpus: _Corpus, block_of: Sequence[str]) -> None:
     """Take content-derived ids and classes out of the token paths
     (:mod:`page_cluster.ids`) and intern again: tokens, landmark instances and
     structures that differed only by them become one."""
@@ -192,10 +199,8 @@ def _drop_content_ids(corpus: _Corpus) -> None:
     counts = [weights[s] for s in range(len(tokens_of))]
     changes = content_id_rewrites(names, tokens_of, counts)
     renamed = [changes.get(tid, path) for tid, path in enumerate(names)]
-    groups: dict[str, Counter[int]] = defaultdict(Counter)
-    for block, sid in zip(_blocks(corpus), corpus.page_structure, strict=True):
-        groups[block][sid] += 1
-    for tid, path in content_class_rewrites(renamed, tokens_of, groups).items():
+    for tid, path in content_class_rewrites(renamed, tokens_of,
+                                            _groups(corpus, block_of)).items():
         changes[tid] = path
     if not changes:
         return
@@ -374,9 +379,7 @@ def _content_containers(corpus: _Corpus, chrome: set[int], block_of: list[str]
 def _free_options(corpus: _Corpus, block_of: list[str], chrome: set[int],
                   hidden: frozenset[int]) -> dict[str, frozenset[int]]:
     """Per block, the subtrees of its free options (:mod:`page_cluster.options`)."""
-    groups: dict[str, Counter[int]] = defaultdict(Counter)
-    for block, sid in zip(block_of, corpus.page_structure, strict=True):
-        groups[block][sid] += 1
+    groups = _groups(corpus, block_of)
     path_of = {tid: path for path, tid in corpus.token_ids.items()}
     parent_of = {tid: path.rpartition(">")[0] for tid, path in path_of.items()}
     chrome_tokens = {t for s in corpus.structure_list for t, _d, lm in s if lm in chrome}
@@ -533,8 +536,9 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     """:func:`resolve_page_cluster_keys` with the material of the reasons and checks."""
     corpus = _read(pages, content_block_attribute, progress)
     total = len(corpus.page_structure)
+    block_of = _blocks(corpus)   # paths and stylesheets only: the same before and after
+    _drop_content_ids(corpus, block_of)
     chrome = _global_chrome(corpus)
-    block_of = _blocks(corpus)
     hidden = _content_containers(corpus, chrome, block_of)
     effective = [_effective(s, chrome, hidden) for s in corpus.structure_list]
     not_regions = hidden | corpus.item_roots   # landmarks rooted there are no profile

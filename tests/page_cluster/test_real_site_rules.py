@@ -309,8 +309,8 @@ def test_a_landmark_inside_a_lists_items_is_content_not_a_region() -> None:
 def test_a_small_campaign_site_with_a_stylesheet_per_page_is_one_template() -> None:
     """Forty landing pages, each with its campaign's own stylesheet beside the landing
     template's and blocks drawn from a library of twelve: a stylesheet only one page
-    links names that page, not its template, and in forty pages chance alone correlates
-    two independent blocks by ±0.4 — no evidence that they belong to templates."""
+    links names that page, not its template (the block key leaves it out), and the
+    blocks, however they happen to correlate in forty pages, make one template."""
     rng = random.Random(9)
     library = {f"b{i}": f'<section class="lp-b{i}"><div class="in"><h2>h</h2>'
                         f'<p class="x{i}">p</p></div></section>' for i in range(12)}
