@@ -62,13 +62,14 @@ PRESENT_MAX = 0.98
 def free_options(groups: Mapping[str, Counter[int]],
                  structures: list[frozenset[tuple[int, int, int]]],
                  parent_of: Mapping[int, str], path_of: Mapping[int, str],
-                 ignored: Iterable[int]) -> dict[str, frozenset[int]]:
+                 ignored: Iterable[int], ignored_in: Mapping[str, frozenset[int]]
+                 ) -> dict[str, frozenset[int]]:
     """Per block, the tokens of its free options' subtrees (blocks with none left out).
 
     ``groups``: block → pages per structure id; ``structures``: the interned
     ``(token, depth under main, landmark)`` sets; ``parent_of`` / ``path_of``: a token's
-    parent path and own path; ``ignored``: tokens already out of comparisons (the site's
-    chrome, content containers), which are no options."""
+    parent path and own path; ``ignored``: tokens already out of comparisons everywhere (the
+    site's chrome), ``ignored_in`` per block (its content containers): no options."""
     # a token with all of an element's classes (``div.notice~notice.notice-#``) is that
     # element seen again, not a child of its own: it goes with the element's subtree
     skip = set(ignored) | {t for t, path in path_of.items()
@@ -86,8 +87,12 @@ def free_options(groups: Mapping[str, Counter[int]],
                     if parent in token_of}
     decided: dict[str, dict[int, bool]] = {}   # block → option → free (compared ones)
     present_in: dict[str, set[int]] = {}
+    skips: dict[frozenset[int], set[int]] = {}
     for block, counter in groups.items():
-        verdict = _judge(counter, structures, skip, parent_of, parent_token)
+        excluded = ignored_in.get(block, frozenset())
+        if excluded not in skips:
+            skips[excluded] = skip | excluded
+        verdict = _judge(counter, structures, skips[excluded], parent_of, parent_token)
         decided[block] = verdict
         present_in[block] = {t for sid in counter for t, d, _lm in structures[sid] if d >= 1}
     # a block too small to judge takes the site's verdict: free where some block found

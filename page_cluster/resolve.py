@@ -12,10 +12,11 @@ The pipeline (docs/page-cluster.md has the picture):
    on how many pages share each separates *global chrome* (the site's header and footer,
    left out of every comparison: they make every page look alike) from *local chrome*
    (a section's sidebar or table of contents, kept: it distinguishes templates).
-3. **Depth cap under <main>**: article bodies vary page by page (paragraphs, tables,
-   figures) below a depth where the template ends. The cap is the depth after which
-   the number of distinct structures jumps (the knee, found by the same cut on the
-   growth ratios), so bodies stop splitting a template.
+3. **Content containers under <main>**: article bodies vary page by page (paragraphs,
+   tables, figures) below the element where the template ends. The elements whose
+   children vary most (the same cut on how many child variants each shows) are content
+   containers, decided per block (:func:`_content_containers`), so bodies stop
+   splitting a template.
    Children of an element that come and go independently of their siblings (a landing
    page's blocks, a promotion beside a video) are *free options*, decided per block
    from how they occur together (:mod:`page_cluster.options`), and left out as well.
@@ -23,7 +24,8 @@ The pipeline (docs/page-cluster.md has the picture):
    first-party stylesheet set, so that the expensive comparisons stay inside a block;
    pages without stylesheet data join the biggest block of their path segment.
 5. **Stage A**, per block: complete-linkage clustering of the distinct structures by
-   Jaccard distance, cut at the block's widest gap between merge heights.
+   Jaccard distance, cut at the site's widest gap between merge heights, or where a
+   block with structures enough sits its pages best (:func:`_group_cut`).
 6. **Stage B**: clusters of different blocks whose quorum cores (tokens on 80 % of their
    pages) are near-identical merge, to a fixed point, behind a cohesion guard — the same
    template served under two paths (``/docs/…`` and ``/en/docs/…``) is one template.
@@ -55,12 +57,28 @@ from .tokens import parse
 _DIGITS = re.compile(r"\d+")
 
 MIN_SPLIT_DISTANCE = 0.3
-"""Lowest Stage A cut height, whatever the widest gap says. A template's optional parts
-(a share bar, a site notice, modifier classes, an empty result list) combine to a
-distance of 0.1–0.25 between two of its pages; below 0.3 the pooled heights of a site
-whose blocks each hold one template have no second population, and their widest gap
-would split options from options. Templates closer than this are told apart by their
-landmarks (a sidebar, a form) or their path block (docs/page-cluster.md)."""
+"""Lowest site-wide Stage A cut height, whatever the widest gap says. A template's
+optional parts (a share bar, a site notice, modifier classes, an empty result list)
+combine to a distance of 0.1–0.25 between two of its pages; below 0.3 the pooled heights
+of a site whose blocks each hold one template have no second population, and their
+widest gap would split options from options. Templates closer than this are told apart
+by their landmarks (a sidebar, a form), their path block (docs/page-cluster.md), or a
+group's own verdict (:func:`_group_cut`)."""
+
+CUT_CANDIDATES = tuple(round(0.05 * k, 2) for k in range(2, 20))
+"""Cut heights a group with structures enough tries for itself (0.10 to 0.95)."""
+
+MIN_OWN_STRUCTURES = 20
+"""Distinct structures a group (block and landmark profile) needs before its own
+silhouettes choose its cut: with fewer, a handful of heights gives no verdict and the
+site's cut holds. Measured, not derived: the real wiki's ``index.php`` and ``api.php``
+groups hold 20 to 130 structures, our generators' groups at most 11 (a template and the
+combinations of its options), and their own verdicts there would split options."""
+
+ALONE_DISTANCE = 1.0
+"""A structure's distance to the nearest other template when its group's cut leaves a
+single cluster: the others are in other blocks, under another path or with other
+stylesheets, as far as the comparison can tell."""
 
 STAGE_B_SIMILARITY = 0.97
 """Jaccard similarity of quorum cores above which clusters of *different* blocks merge.
@@ -73,6 +91,13 @@ cut over the handful of values Stage B sees would not be meaningful."""
 QUORUM = 0.8
 """Share of a cluster's pages a token must be on to be in the cluster's core."""
 
+STAGE_B_MIN_CORE = 3
+"""Fewest tokens the merged core of two clusters of different blocks must keep for Stage B
+to merge them. Two sections whose pages are all text (a container, and content left
+out) have identical, nearly empty cores; that says nothing of one template, and their
+blocks keep them apart. The smallest true merges seen hold four tokens (a campaign's
+frame under two paths on our extended site, a Pelican archive's five)."""
+
 COHESION_GUARD = 0.8
 """A Stage B merge is refused when the merged core keeps less than this share of the
 smaller core: many small steps must not chain unrelated templates together."""
@@ -84,6 +109,22 @@ says: a sidebar on a third of the site is a template feature, not the site's fra
 MIN_CONTENT_VARIANTS = 8
 """Fewest child variants an element must show to be a content container: an element
 with a few (a share bar or not, a notice or not: 2 to 4) is template with options."""
+
+CONTENT_SPREAD = 0.25
+"""Share of a block's pages below which an element's child variants repeat (each set on
+four pages or more on average): a template switch gives hundreds of pages the same few
+(a wiki's content area under ``index.php``: 26 variants on 1,340 pages, 0.02), an
+article body most pages a set of their own (Sphinx's sections: 0.6 to 1) — or, with a
+small vocabulary, few sets again, hence :func:`_switches`' second test."""
+
+FIXED_VARIANTS = 4
+"""Most child sets of an element that is a fixed part of a block's template, options
+included (a notice or not, a share bar or not: 2 to 4)."""
+
+SWITCH_OWN_PARTS = 0.5
+"""Share of a page's children, on average, that must be parts most pages of the block lack
+for an element to switch between templates there (a wiki's ``index.php``: 0.76; an
+article body's paragraphs and lists: 0 to 0.47 on Sphinx, 0 on our generators)."""
 
 MAX_TRACKED_VARIANTS = 200
 """Child variants counted per element before it is plainly a content container (bounds
@@ -334,57 +375,106 @@ def _profile(structure: frozenset[tuple[int, int, int]], chrome: set[int],
 
 
 def _content_containers(corpus: _Corpus, chrome: set[int], block_of: list[str]
-                        ) -> frozenset[int]:
-    """Tokens inside *content containers*: the elements under <main> whose children
-    change from page to page (an article body: paragraphs, lists, tables in any order).
+                        ) -> dict[str, frozenset[int]]:
+    """Per block, the tokens inside its *content containers*: the elements under <main>
+    whose children change from page to page (an article body: paragraphs, lists, tables
+    in any order).
 
     For every element path under <main>, the sets of child paths its pages show are
     counted within each block (a block holds one or a few templates, so <main> itself,
     whose children differ between templates, shows few variants there); pages built
-    alike share one interned structure, so this runs over distinct structures. An
-    element's score is its most variants in any block. The self-tuning cut on the scores
-    separates the few elements with many child variants from the template's fixed
-    parts, which show one to four (a share bar or not, a notice or not). Everything
-    below a content container is left out of comparisons: it is content, not template.
-    This is the seed's depth cap under <main>, chosen per element instead of per page.
+    alike share one interned structure, so this runs over distinct structures. The
+    self-tuning cut on the elements' most variants in any block separates the few
+    elements with many child variants from the template's fixed parts, which show one
+    to four (a share bar or not, a notice or not).
+
+    The verdict is then taken per block, because one element can be an article body in
+    one block and the switch between templates in another (a wiki's content area holds
+    an article's text under ``/wiki/``, and under ``index.php`` the edit form, the
+    history or a special page's list, each the same on hundreds of pages). A content
+    container gives many of its pages a child set of their own: in a block, the element
+    is one when its variants are at least :data:`CONTENT_SPREAD` of the block's pages
+    that have it. Everything below a content container is left out of that block's
+    comparisons: it is content, not template. This is the seed's depth cap under
+    <main>, chosen per element and block instead of per page.
     """
     parent_of: dict[int, str] = {}
     for path, tid in corpus.token_ids.items():
         parent_of[tid] = path.rpartition(">")[0]
-    variants: dict[tuple[str, str], set[frozenset[int]]] = defaultdict(set)
-    for block, sid in set(zip(block_of, corpus.page_structure, strict=True)):
+    # per (block, element): pages per child set (the first MAX_TRACKED_VARIANTS sets),
+    # pages per child, and pages with the element
+    variants: dict[tuple[str, str], Counter[frozenset[int]]] = defaultdict(Counter)
+    kinds: dict[tuple[str, str], Counter[int]] = defaultdict(Counter)
+    having: Counter[tuple[str, str]] = Counter()
+    for (block, sid), pages in Counter(zip(block_of, corpus.page_structure,
+                                           strict=True)).items():
         children: dict[str, set[int]] = defaultdict(set)
         for t, depth, lm in corpus.structure_list[sid]:
             if lm in chrome or depth < 2:  # main's own children count from depth 1
                 continue
             children[parent_of[t]].add(t)
         for parent, kids in children.items():
+            having[(block, parent)] += pages
             seen = variants[(block, parent)]
-            if len(seen) <= MAX_TRACKED_VARIANTS:
-                seen.add(frozenset(kids))
+            kids_set = frozenset(kids)
+            if kids_set in seen or len(seen) <= MAX_TRACKED_VARIANTS:
+                seen[kids_set] += pages
+            kinds[(block, parent)].update(dict.fromkeys(kids, pages))
     counts: dict[str, int] = {}
     for (_block, parent), seen in variants.items():
         counts[parent] = max(counts.get(parent, 0), len(seen))
     cut = auto_cut_threshold(list(counts.values()))
     if cut is None:
-        return frozenset()
-    containers = {parent for parent, n in counts.items()
+        return {}
+    candidates = {parent for parent, n in counts.items()
                   if n > cut and n >= MIN_CONTENT_VARIANTS}
-    if not containers:
-        return frozenset()
-    return frozenset(tid for tid, head in parent_of.items()
-                     if head and _under(head, containers))
+    per_block: dict[str, set[str]] = defaultdict(set)
+    for (block, parent), seen in variants.items():
+        if parent in candidates and not _switches(seen, kinds[(block, parent)],
+                                                  having[(block, parent)]):
+            per_block[block].add(parent)
+    hidden: dict[frozenset[str], frozenset[int]] = {}
+    out: dict[str, frozenset[int]] = {}
+    for block, containers in per_block.items():
+        key = frozenset(containers)
+        if key not in hidden:
+            hidden[key] = frozenset(tid for tid, head in parent_of.items()
+                                    if head and _under(head, containers))
+        out[block] = hidden[key]
+    return out
+
+
+def _switches(variants: Counter[frozenset[int]], kinds: Counter[int], pages: int) -> bool:
+    """Is an element, in a block, template (a switch between templates, or a fixed part)
+    rather than a text, although it holds a text elsewhere?
+
+    Its child sets must repeat (fewer than :data:`CONTENT_SPREAD` of its pages have a
+    set of their own), and either be a few (:data:`FIXED_VARIANTS` at most: the block's
+    pages all build it alike, with an option or two — an article's content area whose
+    text is one level down) or be made of parts most of the block's pages lack (on a
+    page, on average, more than :data:`SWITCH_OWN_PARTS` of its children are on fewer
+    than half the pages: each page kind brings its own form or list). An article body's
+    children are drawn from what most articles use (paragraphs, lists, figures), however
+    few variants a small block shows."""
+    if len(variants) >= CONTENT_SPREAD * pages:
+        return False
+    if len(variants) <= FIXED_VARIANTS:
+        return True
+    seen = sum(variants.values())
+    own = sum(n * sum(1 for k in kids if kinds[k] * 2 < pages) / len(kids)
+              for kids, n in variants.items())
+    return own > SWITCH_OWN_PARTS * seen
 
 
 def _free_options(corpus: _Corpus, block_of: list[str], chrome: set[int],
-                  hidden: frozenset[int]) -> dict[str, frozenset[int]]:
+                  hidden: Mapping[str, frozenset[int]]) -> dict[str, frozenset[int]]:
     """Per block, the subtrees of its free options (:mod:`page_cluster.options`)."""
     groups = _groups(corpus, block_of)
     path_of = {tid: path for path, tid in corpus.token_ids.items()}
     parent_of = {tid: path.rpartition(">")[0] for tid, path in path_of.items()}
     chrome_tokens = {t for s in corpus.structure_list for t, _d, lm in s if lm in chrome}
     return free_options(groups, corpus.structure_list, parent_of, path_of,
-                        chrome_tokens | hidden)
+                        chrome_tokens, hidden)
 
 
 def _under(head: str, containers: set[str]) -> bool:
@@ -460,11 +550,16 @@ class _Tree:
     linked: int                     # how many of them the linkage holds
     tree: np.ndarray | None         # scipy linkage matrix; None for a single set
     matrix: Any                     # incidence rows of the linked sets
+    # per cut of CUT_CANDIDATES, the silhouettes of the linked sets' pages, summed
+    silhouettes: np.ndarray | None = None
+    pages: int = 0                  # pages of the linked sets
 
 
 def _linkage(sets: list[frozenset[int]], ids: list[int], weights: Mapping[int, int],
              width: int) -> _Tree:
-    """Complete linkage of a group's distinct structures by Jaccard distance."""
+    """Complete linkage of a group's distinct structures by Jaccard distance, and, for a
+    group that judges its own cut (:func:`_group_cut`), how well each candidate cut
+    would sit its pages (:func:`_silhouettes`)."""
     order = sorted(ids, key=lambda i: (-weights[i], i))
     if len(order) == 1:
         return _Tree(order, 1, None, None)
@@ -473,11 +568,43 @@ def _linkage(sets: list[frozenset[int]], ids: list[int], weights: Mapping[int, i
     dist = np.clip(1.0 - jaccard_matrix(matrix), 0.0, 1.0)
     np.fill_diagonal(dist, 0.0)
     tree = linkage(squareform(dist, checks=False), method="complete")
-    return _Tree(order, len(linked), tree, matrix)
+    if len(linked) < MIN_OWN_STRUCTURES:   # the site's cut: nothing to judge here
+        return _Tree(order, len(linked), tree, matrix)
+    pages = np.array([weights[i] for i in linked], dtype=np.float64)
+    return _Tree(order, len(linked), tree, matrix, _silhouettes(tree, dist, pages),
+                 int(pages.sum()))
+
+
+def _silhouettes(tree: np.ndarray, dist: np.ndarray, pages: np.ndarray) -> np.ndarray:
+    """For each cut of :data:`CUT_CANDIDATES`, the sum over the group's pages of their
+    silhouette (Rousseeuw, 1987): ``(b - a) / max(a, b)``, ``a`` the page's mean distance
+    to the other pages of its cluster, ``b`` to the pages of the nearest other cluster
+    (:data:`ALONE_DISTANCE` when the cut leaves one). A page alone in its cluster
+    counts 0. Pages of one structure are at distance 0 from each other."""
+    out = np.zeros(len(CUT_CANDIDATES))
+    rows = np.arange(len(pages))
+    for c, cut in enumerate(CUT_CANDIDATES):
+        labels = fcluster(tree, t=cut, criterion="distance") - 1
+        k = int(labels.max()) + 1
+        member = np.zeros((len(pages), k))
+        member[rows, labels] = pages
+        to_cluster = dist @ member                 # summed distance to each cluster's pages
+        size = member.sum(axis=0)
+        others = size[labels] - 1
+        a = np.where(others > 0, to_cluster[rows, labels] / np.maximum(others, 1), 0.0)
+        if k > 1:
+            mean = to_cluster / size
+            mean[rows, labels] = np.inf
+            b = mean.min(axis=1)
+        else:
+            b = np.full(len(pages), ALONE_DISTANCE)
+        s = np.where(others > 0, (b - a) / np.maximum(np.maximum(a, b), 1e-12), 0.0)
+        out[c] = float((s * pages).sum())
+    return out
 
 
 def _stage_a_cut(trees: Sequence[_Tree]) -> float:
-    """One cut height for every group, from the merge heights of all of them.
+    """The site's cut height, from the merge heights of all groups.
 
     Heights pooled over the whole site form two populations: merges of a template's
     variants (optional parts, noise: small) and merges of different templates (large).
@@ -486,6 +613,28 @@ def _stage_a_cut(trees: Sequence[_Tree]) -> float:
     heights = [float(h) for t in trees if t.tree is not None for h in t.tree[:, 2]]
     cut = auto_cut_threshold(heights)  # None: one distinct height, its own widest gap
     return max(cut if cut is not None else MIN_SPLIT_DISTANCE, MIN_SPLIT_DISTANCE)
+
+
+def _group_cut(tree: _Tree, site_cut: float) -> float:
+    """One group's cut: the site's, or, for a group of :data:`MIN_OWN_STRUCTURES`
+    distinct structures or more, the candidate under which its own pages sit best in
+    their clusters (highest mean silhouette; the middle of a tied run).
+
+    A group that big shows its own two populations, and they need not be the site's:
+    a wiki's ``index.php`` holds some forty page types (edit forms, histories, special
+    pages' lists) each built the same on every page and 0.1 to 0.7 apart, so the site's
+    widest gap, between them and a few very different pages, would merge them all; its
+    ``api.php`` help pages differ by the parameters each documents, and are one. The
+    silhouette weighs both failures: cut too low, a template's variants are split from
+    clusters as near as their own; cut too high, templates merge and their pages sit far
+    from half their cluster."""
+    if tree.silhouettes is None or tree.linked < MIN_OWN_STRUCTURES:
+        return site_cut
+    means = np.round(tree.silhouettes / max(tree.pages, 1), 3)
+    best = [c for c, m in zip(CUT_CANDIDATES, means, strict=True) if m == means.max()]
+    if len(best) % 2:
+        return best[len(best) // 2]
+    return round((best[len(best) // 2 - 1] + best[len(best) // 2]) / 2, 3)
 
 
 def _stage_a(tree: _Tree, sets: list[frozenset[int]], cut: float, width: int
@@ -540,10 +689,6 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     _drop_content_ids(corpus, block_of)
     chrome = _global_chrome(corpus)
     hidden = _content_containers(corpus, chrome, block_of)
-    effective = [_effective(s, chrome, hidden) for s in corpus.structure_list]
-    not_regions = hidden | corpus.item_roots   # landmarks rooted there are no profile
-    profiles = [_profile(s, chrome, corpus.landmark_kind, corpus.landmark_root, not_regions)
-                for s in corpus.structure_list]
     width = len(corpus.token_ids)
     if progress is not None:
         progress("pass0", f"{total} pages read, {len(corpus.structure_list)} structures")
@@ -552,16 +697,27 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     set_ids: dict[tuple[frozenset[int], str], int] = {}
     page_set: list[int] = []
     trimmed: dict[tuple[str, int], tuple[frozenset[int], str]] = {}
+    # out of each block's comparisons: its content containers and free options; a
+    # landmark rooted there (a note's aside in an article, a newsletter block's form) or
+    # in a list's item is no region of the template either
+    none: frozenset[int] = frozenset()
+    out_of: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
+    shared: dict[tuple[int, int], tuple[frozenset[int], frozenset[int]]] = {}
+    for block in set(block_of):
+        containers, options = hidden.get(block, none), free.get(block, none)
+        pair = (id(containers), id(options))   # blocks alike share one pair of sets
+        if pair not in shared:
+            out = containers | options
+            shared[pair] = (out, out | corpus.item_roots)
+        out_of[block] = shared[pair]
     for block, sid in zip(block_of, corpus.page_structure, strict=True):
-        options = free.get(block)
-        if not options:
-            compared = (effective[sid], profiles[sid])
-        elif (block, sid) in trimmed:
-            compared = trimmed[(block, sid)]
-        else:  # a free option's landmark (a newsletter block's form) is no profile either
-            compared = trimmed[(block, sid)] = (effective[sid] - options, _profile(
-                corpus.structure_list[sid], chrome, corpus.landmark_kind,
-                corpus.landmark_root, not_regions | options))
+        compared = trimmed.get((block, sid))
+        if compared is None:
+            out, not_regions = out_of[block]
+            compared = trimmed[(block, sid)] = (
+                _effective(corpus.structure_list[sid], chrome, out),
+                _profile(corpus.structure_list[sid], chrome, corpus.landmark_kind,
+                         corpus.landmark_root, not_regions))
         page_set.append(set_ids.setdefault(compared, len(set_ids)))
     sets = [s for s, _p in set_ids]
     set_profile = [p for _s, p in set_ids]
@@ -583,7 +739,8 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
             progress("pass1", f"clustered block {b + 1}/{len(per_block)}")
     cut = _stage_a_cut([tree for _b, _p, tree in groups])
     for block, profile, tree in groups:
-        for i, label in sorted(_stage_a(tree, sets, cut, width).items()):
+        cut_labels = _stage_a(tree, sets, _group_cut(tree, cut), width)
+        for i, label in sorted(cut_labels.items()):
             key = (block, f"{profile}:{label}")
             if key not in unit_index:
                 unit_index[key] = len(units)
@@ -637,6 +794,8 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
             both = Counter(pooled[roots[i]]) + Counter(pooled[roots[j]])
             merged_core = _core([sets[k] for k in both], list(both.values()))
             if len(merged_core) < COHESION_GUARD * min(len(ca), len(cb)):
+                continue
+            if len(merged_core) < STAGE_B_MIN_CORE:   # nothing shared: no evidence
                 continue
             parent[max(a, b)] = min(a, b)
             merged = True
