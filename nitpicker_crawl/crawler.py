@@ -583,8 +583,13 @@ class Crawler:
                     final, keys, signals, indexable=indexable, declared=declared_target(
                         final, og_url=fields["og_url"], canonical=fields["canonical"]),
                     content=content, chain=chain)
-                if event is not None:  # only a cap keeps one: not hashed for every page
-                    event.body_hash = body_hash(html)
+
+        # upstream's body hash of what is stored (find_duplicate_bodies), computed off
+        # the event loop: it reads the whole document
+        digest = await asyncio.get_running_loop().run_in_executor(self._reader, body_hash,
+                                                                  html)
+        if event is not None:
+            event.body_hash = digest
 
         def store() -> int | None:
             w = self.writer
@@ -598,6 +603,7 @@ class Crawler:
             if tags is not None:
                 w.replace_tags(pid, tags)
             w.save_html(pid, html, self.options.html_codec)
+            w.save_body_hash(pid, digest)
             for res in resources:
                 self._store_resource(pid, res)
             for url, why, cap in refused:

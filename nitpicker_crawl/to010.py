@@ -28,6 +28,7 @@ from nitpicker_query.format import (
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_INDEX,
     FORMAT_VERSION,
+    PAGE_BODY_HASHES_DDL,
     PAGE_SIGNATURES_DDL,
     PAGE_TEMPLATE_TABLES,
     PAGE_TEMPLATES_DDL,
@@ -89,7 +90,7 @@ def convert(source_dir: Path, output_db: Path, *, name: str, version: str,
         conn.execute("ATTACH DATABASE ? AS src", (uri,))
         conn.execute("BEGIN")
         for statement in (*SCHEMA_DDL, dedupe_cap_events_ddl(), DEDUPE_CAP_EVENTS_INDEX,
-                          *PAGE_SIGNATURES_DDL, CRAWL_RUNS_DDL):
+                          *PAGE_SIGNATURES_DDL, *PAGE_BODY_HASHES_DDL, CRAWL_RUNS_DDL):
             conn.execute(statement)
         source_tables = {r[0] for r in conn.execute("SELECT name FROM src.sqlite_master")}
         if "page_templates" in source_tables:  # stored templates (absent means not computed)
@@ -188,10 +189,10 @@ class _Build:
         self._unread("content_items", read)
         read = {"page_id", *(n for _, n in PAGE_META_PLAIN), *(n for _, n in PAGE_META_TEXTS),
                 *(n for _, n in PAGE_META_URLS), "meta_extras_json_id"}
-        if self.scalar("SELECT count(*) FROM src.page_meta WHERE body_hash IS NOT NULL"
-                       ) if "body_hash" in self.cols("src", "page_meta") else 0:
-            self.report.moved.append("page_meta.body_hash: not stored in format 0.10 (the "
-                                     "soft cap computes it from the stored HTML)")
+        if "body_hash" in self.cols("src", "page_meta"):  # our page_body_hashes
+            self.conn.execute("INSERT INTO main.page_body_hashes (page_id, body_hash) "
+                              "SELECT page_id, body_hash FROM src.page_meta "
+                              "WHERE body_hash IS NOT NULL ORDER BY page_id")
         self._unread("page_meta", read | {"body_hash"})
 
     def links_and_files(self, views: frozenset[str]) -> None:

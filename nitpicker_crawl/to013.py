@@ -585,8 +585,10 @@ OWN_TABLES = frozenset({
     "info", "pages", "anchors", "images", "resources", "resources-referrers", "page_tags",
     "page_jsonld", "page_errors", "crawl_errors", "page_html_blobs", "page_html_ref",
     "inventory_runs", "dedupe_cap_events", "page_signatures", "crawl_runs",
-    "page_templates", "page_template_clusters", "page_template_labels", "sqlite_sequence"})
-"""The 0.10 tables the conversion reads; any other table is listed as not carried over."""
+    "page_body_hashes", "page_templates", "page_template_clusters", "page_template_labels",
+    "sqlite_sequence"})
+"""The 0.10 tables the conversion reads (``page_body_hashes``: the hashes are computed again
+from the stored HTML, the same values); any other table is listed as not carried over."""
 
 
 def convert(source_db: Path, output_db: Path, *, name: str, version: str,

@@ -48,6 +48,7 @@ from nitpicker_query.queries._common import json_object
 
 from . import extraction, technologies
 from .archive import ArchiveWriter
+from .content import body_hash
 from .parser import parse_tree
 
 RENAMED = {"noindex": "robots_noindex", "nofollow": "robots_nofollow",
@@ -343,6 +344,7 @@ def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints | Non
         if row["isExternal"] or (content_type not in (None, "text/html")) or \
                 row["redirectDestId"] is not None:
             continue
+        writer.save_body_hash(page_id, body_hash(html))
         url = str(row["url"])
         raw, tree = parse_tree(html)
         fields = extraction.page_fields(raw, url)

@@ -32,6 +32,7 @@ from .exceptions import (
 )
 from .format import FORMAT_VERSION
 from .queries.check_headers import check_headers
+from .queries.duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
 from .queries.find_duplicates import find_duplicates
 from .queries.find_mismatches import find_mismatches
 from .queries.get_duplicate_clusters import get_duplicate_cluster, get_duplicate_clusters
@@ -74,6 +75,8 @@ __all__ = [
     "classify_error_kind",
     "count_pages_by_jsonld_type",
     "count_pages_by_tag",
+    "find_duplicate_bodies",
+    "find_duplicate_clusters",
     "find_duplicates",
     "find_mismatches",
     "get_duplicate_cluster",

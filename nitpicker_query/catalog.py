@@ -17,6 +17,7 @@ from .content_types import CATEGORIES
 from .paging import MAX_LIMIT
 from .queries.check_headers import SORT_KEYS as HEADER_SORTS
 from .queries.check_headers import check_headers
+from .queries.duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
 from .queries.find_duplicates import SORT_COLUMNS as DUPLICATE_SORTS
 from .queries.find_duplicates import find_duplicates
 from .queries.find_mismatches import TYPES as MISMATCH_TYPES
@@ -263,6 +264,33 @@ QUERIES: tuple[QuerySpec, ...] = (
             *_paging(50),
         ),
         examples=("nitpicker-query duplicates site.nitpicker --field description",),
+    ),
+    QuerySpec(
+        "find_duplicate_bodies", "duplicate-bodies", find_duplicate_bodies,
+        "Pages whose bodies are identical once dynamic ids are masked, biggest groups "
+        "first (upstream's body hash).",
+        (
+            Param("pages_limit", "int", "Most URLs listed per group (count is exact).",
+                  default=20, minimum=1, maximum=MAX_LIMIT, example=5),
+            *_paging(50),
+        ),
+        examples=("nitpicker-query duplicate-bodies site.nitpicker",),
+        table_columns=("count", "urls", "bodyHash"),
+    ),
+    QuerySpec(
+        "find_duplicate_clusters", "duplicate-body-clusters", find_duplicate_clusters,
+        "Groups of identical bodies with one title (crawler traps: a pager past its end, "
+        "a calendar), those whose og:url points elsewhere first.",
+        (
+            Param("min_count", "int", "Smallest group reported.", default=10, minimum=2,
+                  example=50),
+            Param("sample_pages_limit", "int", "Member URLs listed per group (count is "
+                  "exact).", default=20, minimum=1, maximum=MAX_LIMIT, example=5),
+            *_paging(50),
+        ),
+        examples=("nitpicker-query duplicate-body-clusters site.nitpicker --min-count 5",),
+        table_columns=("count", "title", "ogUrlMismatchRatio", "commonDirectories",
+                       "samplePages"),
     ),
     QuerySpec(
         "find_mismatches", "mismatches", find_mismatches,

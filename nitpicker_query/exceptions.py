@@ -10,7 +10,8 @@ The tree::
     │   ├── UnsupportedFormat        info.version outside 0.10.x–0.13.x (too old, too new, unknown)
     │   └── ArchiveBusy              a live process holds the lock we need
     ├── InvalidArgument              a query option is out of range or of the wrong kind
-    └── NotFound                     a looked-up URL or signature is not in the archive
+    ├── NotFound                     a looked-up URL or signature is not in the archive
+    └── NotRecorded                  the archive does not hold what the query reads
 
 Other packages subclass :class:`NitpickerError` for their own failures. Paths are kept as
 attributes (``path``) so the MCP server can mask them; messages name files by base name
@@ -99,3 +100,8 @@ class InvalidArgument(NitpickerError, ValueError):
 
 class NotFound(NitpickerError, LookupError):
     """A URL or signature that was looked up is not in the archive."""
+
+
+class NotRecorded(NitpickerError):
+    """The archive was written without the data a query reads (body hashes from a crawler
+    that did not store them): an empty answer would read as "none found"."""

@@ -296,6 +296,18 @@ PAGE_SIGNATURES_DDL = (
 )
 """Our per-page signature table (docs/archive-format.md)."""
 
+PAGE_BODY_HASHES_DDL = (
+    "create table if not exists `page_body_hashes` (`page_id` integer not null primary key, "
+    "`body_hash` blob not null, "
+    "foreign key(`page_id`) references `pages`(`id`) on delete CASCADE)",
+    "create index if not exists `page_body_hashes_body_hash_index` "
+    "on `page_body_hashes` (`body_hash`)",
+)
+"""Our per-page body hash (docs/archive-format.md): format 0.13 keeps upstream's
+``body_hash`` in ``page_meta``, a table format 0.10 does not have, so a 0.10 archive holds
+it beside ``pages`` under the same column name — one row per stored HTML document, the
+hash of what is stored (:func:`nitpicker_crawl.content.body_hash`)."""
+
 
 CRAWL_RUNS_DDL = (
     "create table if not exists `crawl_runs` (`id` integer not null primary key "
@@ -344,6 +356,7 @@ FORMAT_TABLES: dict[str, tuple[str, ...]] = {
     "page_html_ref": ("page_id", "hash"),
     "dedupe_cap_events": ("id", "shape_key", "signature"),
     "page_signatures": ("page_id", "signature", "shape_signature"),
+    "page_body_hashes": ("page_id", "body_hash"),
     "crawl_runs": ("id", "stopReason", "options"),
     "analysis_violations": ("page_id", "validator", "severity", "rule", "message_text_id"),
     "analysis_text_refs": ("id", "text"),

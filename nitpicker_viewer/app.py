@@ -50,6 +50,7 @@ from nitpicker_query.exceptions import (
     InvalidArgument,
     NitpickerError,
     NotFound,
+    NotRecorded,
     QueryTimeout,
     mask_paths,
 )
@@ -76,7 +77,7 @@ def mask(message: str) -> str:
 def status_of(exc: Exception) -> int:
     if isinstance(exc, PathNotAllowed):
         return 403
-    if isinstance(exc, ArchiveNotFound | NotFound):
+    if isinstance(exc, ArchiveNotFound | NotFound | NotRecorded):
         return 404
     if isinstance(exc, QueryTimeout):
         return 503
@@ -117,6 +118,9 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "resource-referrers": ("get_resource_referrers", ("url", "title", "status")),
     "images": ("list_images", ("pageUrl", "src", "alt", "width", "height")),
     "duplicates": ("find_duplicates", ("value", "count", "urls")),
+    "duplicate-bodies": ("find_duplicate_bodies", ("count", "urls", "bodyHash")),
+    "duplicate-body-clusters": ("find_duplicate_clusters", (
+        "count", "title", "ogUrlMismatchRatio", "commonDirectories", "samplePages")),
     "mismatches": ("find_mismatches", ("url", "type", "actual", "expected")),
     "headers": ("check_headers", ("url", *SECURITY_KEYS)),
     "duplicate-clusters": ("get_duplicate_clusters", ()),
@@ -126,8 +130,9 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "template-clusters": ("get_template_clusters", ()),
     "template-cluster": ("get_template_cluster", ("url", "title")),
 }
-NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "mismatches",
-       "headers", "duplicate-clusters", "dedupe-cap-events", "template-clusters")
+NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
+       "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
+       "dedupe-cap-events", "template-clusters")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
@@ -138,6 +143,7 @@ DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCoun
 """Columns whose first click sorts biggest (or newest) first: what an auditor looks for."""
 DEFAULTS = {"pages": {"securityHeaders": "true"},
             "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},
+            "duplicate-body-clusters": {"minCount": "10"},
             "mismatches": {"type": "canonical"}}
 
 
@@ -265,6 +271,9 @@ class Viewer:
         if isinstance(value, list):
             return Markup("<br>").join(self.cell(v, archive) for v in value[:20])
         if isinstance(value, dict):
+            if set(value) == {"directory", "pageCount"}:   # a cluster's directories
+                return Markup("{} ({})").format(self.cell(value["directory"], archive),
+                                                value["pageCount"])
             return Markup("<code>{}</code>").format(json.dumps(value, ensure_ascii=False)[:500])
         if is_web_url(value):
             # plain str of escaped parts (Markup + str would escape the tags too)

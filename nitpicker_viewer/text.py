@@ -15,6 +15,8 @@ STRINGS: dict[str, str] = {
     "resources": "Resources",
     "images": "Images",
     "duplicates": "Duplicates",
+    "duplicate-bodies": "Same bodies",
+    "duplicate-body-clusters": "Same-body clusters",
     "mismatches": "Mismatches",
     "headers": "Headers",
     "duplicate-clusters": "Duplicate clusters",
@@ -126,6 +128,9 @@ LABELS: dict[str, str] = {
     "keywords": "Keywords", "ogTitle": "og:title", "ogDescription": "og:description",
     "ogImage": "og:image", "canonical": "Canonical", "lang": "Language",
     "missing": "Missing field",
+    "bodyHash": "Body hash", "ogUrlMismatchRatio": "og:url elsewhere",
+    "commonDirectories": "Directories", "samplePages": "Sample pages",
+    "pagesLimit": "URLs per group", "samplePagesLimit": "Sample pages",
     "finalStatus": "Final status", "redirectStatus": "Redirect",
 }
 

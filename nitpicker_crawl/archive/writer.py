@@ -38,6 +38,7 @@ from nitpicker_query.format import (
     DEDUPE_CAP_EVENTS_INDEX,
     FIRST_013,
     FORMAT_VERSION,
+    PAGE_BODY_HASHES_DDL,
     PAGE_SIGNATURES_DDL,
     SCHEMA_DDL,
     check_version,
@@ -247,7 +248,7 @@ class ArchiveWriter:
                     decl = decl + " default ''"
                 self.conn.execute(f"ALTER TABLE `dedupe_cap_events` ADD COLUMN `{name}` {decl}")
         self.conn.execute(DEDUPE_CAP_EVENTS_INDEX)
-        for statement in PAGE_SIGNATURES_DDL:
+        for statement in (*PAGE_SIGNATURES_DDL, *PAGE_BODY_HASHES_DDL):
             self.conn.execute(statement)
         self.conn.execute(CRAWL_RUNS_DDL)
 
@@ -507,6 +508,13 @@ class ArchiveWriter:
             "INSERT OR REPLACE INTO page_html_ref (page_id, hash) VALUES (?, ?)",
             (page_id, enc.hash),
         )
+
+    def save_body_hash(self, page_id: int, digest: bytes) -> None:
+        """The page's body hash (``page_body_hashes``), replacing the one of an earlier
+        visit: the hash always describes the HTML stored now."""
+        self._begin()
+        self.conn.execute("INSERT OR REPLACE INTO page_body_hashes (page_id, body_hash) "
+                          "VALUES (?, ?)", (page_id, digest))
 
     def replace_tags(self, page_id: int, tags: Iterable[Mapping[str, Any]]) -> None:
         """Store technology detections and the page's denormalised tag columns."""

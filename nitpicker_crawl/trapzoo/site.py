@@ -17,6 +17,10 @@ colour variants            /products/shirt-<colour>/, shared meta,      40
 language mirrors           /en/<slug>/, /ja/<slug>/ with hreflang       20
 shared-parent pages        /index.php?title=<Article> (30) and the      30 + infinite
                            history trap …&action=history&oldid=<n>
+support                    /support/ and /support/contact/: one form    3
+                           with a per-URL session token (bodies equal
+                           once ids are masked); /support/faq/ the
+                           same template, other text
 plumbing                   redirects, 404, 500, JS-only link, robots,   small
                            slow page, PDF, external links, a page that
                            refuses HEAD; /wedge/ (not linked) never
@@ -261,6 +265,7 @@ def legit_paths(*, unbounded: bool = False) -> list[str]:
         "/products/", *(f"/products/shirt-{c}/" for c in COLOURS),
         *(f"/{lang}/{slug}/" for lang in ("en", "ja") for slug in LANG_SLUGS),
         "/index.php?title=Main_Page", *(f"/index.php?title={a}" for a in ARTICLES),
+        "/support/", "/support/contact/", "/support/faq/",
     ]
     if unbounded:
         paths += ["/members/", "/guide/", "/items/", *(f"/items/{i}/" for i in ITEMS),
@@ -323,6 +328,7 @@ class Site:
             ("/old-b", lambda p, q: self.redirect("/redirect/end", 301)),
             ("/error", lambda p, q: Response(status=500, body=b"<h1>Server error</h1>")),
             ("/js/", self.js_page),
+            ("/support/", self.support),
             ("/private/", lambda p, q: page("Private", description="Robots says no")),
             ("/slow/", self.slow),
             ("/files/report.pdf", lambda p, q: Response(body=PDF_BYTES,
@@ -351,7 +357,7 @@ class Site:
                  "/archive/?offset=0", "/blog/page/1/", "/products/", "/en/home/",
                  "/ja/home/", "/index.php?title=Main_Page", "/redirect/start", "/old-a",
                  "/old-b", "/missing", "/error", "/js/", "/private/", "/slow/",
-                 "/files/report.pdf", "/links/", "/no-head/", "/about#team"]
+                 "/files/report.pdf", "/links/", "/no-head/", "/support/", "/about#team"]
         if self.unbounded:
             links += ["/members/", "/guide/", "/login?returnto=Home", "/items/",
                       "/shop/search?color=red", "/nofollow/", "/shelf/?page=1",
@@ -396,6 +402,21 @@ class Site:
                   "var a=document.createElement('a');a.href='/js/inserted/';"
                   "a.textContent='inserted';document.body.appendChild(a);});</script>")
         return page("JavaScript page", description="Has a link only scripts add", head=script)
+
+    def support(self, path: str, query: dict[str, list[str]]) -> Response:
+        """A contact form served under two URLs (``/support/`` and ``/support/contact/``),
+        each with its own session token in the markup: the same body once the token is
+        masked (upstream's body hash). The FAQ beside it shares the template and differs
+        in its text."""
+        if path not in ("/support/", "/support/contact/", "/support/faq/"):
+            return self.not_found()
+        token = "s1" + _hex("support" + path)   # letters and digits: a session id
+        text = ("<p>Questions before you buy? Read the answers first.</p>"
+                if path == "/support/faq/" else "<p>Write to us, we answer within a day.</p>")
+        return page("Support", description="Help and contact", links=[
+            "/support/contact/", "/support/faq/"], body=(
+            f'{text}<form method="post" action="/support/send"><input type="hidden" '
+            f'name="token" value="{token}"><textarea name="message"></textarea></form>'))
 
     def slow(self, path: str, query: dict[str, list[str]]) -> Response:
         r = page("Slow page", description="Takes its time")

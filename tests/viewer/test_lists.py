@@ -281,3 +281,21 @@ def test_templates_sort_by_size(viewer: Served, capped_archive: Path) -> None:
                                        limit=500)
     assert counts == [i["count"] for i in expected["items"]] == sorted(counts)
     assert len(counts) == expected["total"] > 2
+
+
+def test_same_body_views_show_the_groups(viewer: Served, capped_archive: Path) -> None:
+    """The two body-hash views, cell by cell against the queries: the contact form under
+    two URLs and the forty shirt pages (one body, one title)."""
+    _, body, _ = get(viewer, "/duplicate-bodies")
+    rows = table(body)
+    expected = q.find_duplicate_bodies(capped_archive)["items"]
+    assert [r["Pages"] for r in rows] == [str(e["count"]) for e in expected]
+    assert [r["URLs"].split("\n") for r in rows] == [e["urls"] for e in expected]
+    assert any(r["URLs"].endswith("/support/contact/") for r in rows)
+    _, body, _ = get(viewer, "/duplicate-body-clusters?minCount=2")
+    rows = table(body)
+    shirts = next(r for r in rows if r["Title"] == "Classic shirt")
+    assert shirts["Pages"] == "40" and shirts["og:url elsewhere"] == "0.0"
+    assert shirts["Directories"].endswith("/products/ (40)")
+    assert {r["Title"] for r in rows} == {e["title"] for e in q.find_duplicate_clusters(
+        capped_archive, min_count=2)["items"]}
