@@ -31,6 +31,7 @@ from . import templates
 from .archive import ArchiveWriter
 from .crawler import Crawler
 from .excludes import split_list
+from .inventory import read_list
 from .options import FLAGS, MINIMUM, CrawlOptions
 from .scope import Scope
 from .urls import normalize
@@ -153,6 +154,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "DOM structure and store the result (default), so template-clusters "
                    "answers at once; about a millisecond a page. --no-templates skips it: "
                    "the first template-clusters call then does it.")
+    p.add_argument("--sitemap", action=argparse.BooleanOptionalAction,
+                   help="Read the site's sitemaps (robots.txt Sitemap: lines, else "
+                   "/sitemap.xml; indexes and gzip followed) as its inventory (default): "
+                   "the URLs no crawled page links to are crawled once the linked site is "
+                   "done and marked inventory-seed, so list-isolated-pages finds orphans. "
+                   "--no-sitemap reads none.")
+    p.add_argument("--list", "--inventory", dest="list_file", metavar="FILE",
+                   help="Also take the URLs of FILE (one a line, # comments; - reads "
+                   "standard input) into the inventory, as the sitemaps' (a server's file "
+                   "listing, a CMS export). Read at the start of this run only.")
     p.add_argument("--strict", action=argparse.BooleanOptionalAction,
                    help="Exit 1 (not 2) when only external links failed.")
     lim = p.add_argument_group("limits (what a site may cost; docs/security.md)")
@@ -534,6 +545,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if identity is None:
             parser.error(f"not an http(s) URL: {url!r} (example: https://example.com/)")
         roots.append(identity)  # a browser's reading: https://Bücher.example/ is xn--…
+    listed = None
+    if args.list_file is not None:  # read before anything is written: a bad list changes nothing
+        try:
+            lines, sha = read_list(args.list_file)
+        except OSError as exc:
+            parser.error(f"--list {args.list_file}: {exc.strerror or exc}")
+        except ValueError as exc:
+            parser.error(str(exc))
+        listed = (f"list:{Path(args.list_file).name if args.list_file != '-' else 'stdin'}",
+                  lines, sha)
     try:
         writer, options = _open(parser, args, given, roots)
     except ArchiveBusy as exc:
@@ -545,7 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      + (f": {exc.filename}" if exc.filename else ""))
     writer.start_run(options.to_json())
     templates.forget(writer.conn)  # a resumed crawl's pages change: computed again at its end
-    crawler = Crawler(options, writer)
+    crawler = Crawler(options, writer, listed=listed)
     if args.resume:
         resumed = crawler.seed_from_archive()
         if not args.silent:
@@ -613,6 +634,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{crawler.softcap.rejected_total} URLs refused (nitpicker-query "
                     f"dedupe-cap-events {shlex.quote(os.path.relpath(output))})")
     print(f"{PROG}: done: {summary}", file=sys.stderr)
+    if crawler.inventory.urls:
+        read = plural(len(crawler.inventory.urls), "URL") + " in the sitemaps or the list"
+        if crawler.inventory_reached:
+            print(f"{PROG}: inventory: {read}, {crawler.inventory_queued} of them linked from "
+                  f"no crawled page (nitpicker-query isolated-pages "
+                  f"{shlex.quote(os.path.relpath(output))})", file=sys.stderr)
+        else:
+            print(f"{PROG}: inventory: {read}; not crawled yet: the crawl stopped before the "
+                  "linked site was done (--resume crawls them)", file=sys.stderr)
     if stored is not None and not args.silent:
         print(f"{PROG}: templates: {templates.describe(stored)}", file=sys.stderr)
     if outcome.problem_pages:

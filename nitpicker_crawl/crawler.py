@@ -44,6 +44,7 @@ from .fetcher import (
     sleep_ms,
 )
 from .frontier import Frontier, QueueItem
+from .inventory import MAX_SITEMAP_BYTES, Inventory, discover_sitemaps, take
 from .options import CrawlOptions
 from .parser import parse, parse_tree
 from .progress import Counters, Progress
@@ -51,7 +52,7 @@ from .renderer import Document, Renderer
 from .robots import ROBOTS_REFUSED, Robots
 from .scope import Scope
 from .softcap import CapEvent, SoftCap
-from .urls import MAX_URL_LENGTH, normalize
+from .urls import MAX_URL_LENGTH, normalize, origin
 
 CHAIN_LINKS = 300
 """Links of a page looked at for one of its own URL shape (a chain: a pager, a day's
@@ -111,7 +112,8 @@ class Crawler:
     """One crawl into one :class:`ArchiveWriter`. Build it, ``await run()``."""
 
     def __init__(self, options: CrawlOptions, writer: ArchiveWriter, *,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None,
+                 listed: tuple[str, list[str], str] | None = None) -> None:
         self.options = options
         self.writer = writer
         self.scope = Scope(list(options.roots))
@@ -146,6 +148,14 @@ class Crawler:
         self._fetches = 0  # URLs of the site fetched, the whole archive (--max-pages)
         self._in_flight: dict[asyncio.Task[Any], QueueItem] = {}  # worker → its URL
         self._said: set[str] = set()  # one-time warnings already printed
+        # the site's inventory (sitemaps, --list: nitpicker_crawl/inventory.py), queued
+        # when the frontier first runs dry; ``listed``: (label, lines, sha256) of --list
+        self.inventory = Inventory()
+        self._listed = listed
+        self.inventory_queued = 0
+        self.inventory_reached = False   # the frontier ran dry once: the inventory's turn
+        self._labels = "source" in writer.page_columns  # early 0.10 archives lack it
+        self.frontier.refill = self._queue_inventory
 
     # ------------------------------------------------------------------ set-up
 
@@ -159,11 +169,14 @@ class Crawler:
         """On resume: every stored URL is seen; unfetched placeholders are queued again,
         and so are the URLs whose fetch failed (status -1: a timeout, a reset, a server
         that was down) — a resumed crawl is the moment to try them once more."""
+        label = "source" if self._labels else "NULL"
         rows = self.writer.conn.execute(
-            "SELECT url, scraped, isExternal, isSkipped, redirectDestId, status FROM pages "
-            "ORDER BY id").fetchall()
+            f"SELECT url, scraped, isExternal, isSkipped, redirectDestId, status, {label} "
+            "FROM pages ORDER BY id").fetchall()
         queued = retried = 0
-        for url, scraped, external, skipped, redirected, status in rows:
+        for url, scraped, external, skipped, redirected, status, source in rows:
+            if source not in (None, "crawled"):  # an inventory URL keeps its label
+                self.writer.sources[url] = str(source)
             failed = scraped and status == -1 and not skipped and redirected is None and (
                 not external or self.options.fetch_external)
             if scraped and not failed:
@@ -194,6 +207,73 @@ class Crawler:
         totals = crawl_totals(self.writer.conn)  # the words and numbers summary uses
         self.counters.pages_saved = totals["htmlPages"]
         return Resumed(totals["urls"], totals["htmlPages"], queued - retried, retried, events)
+
+    async def _discover_inventory(self) -> None:
+        """Read the site's sitemaps (robots.txt ``Sitemap:`` lines of each root's origin,
+        else ``/sitemap.xml``) and the ``--list`` lines into :attr:`inventory`, before
+        the first page: the crawl fetches them when it has done everything linked."""
+        opts = self.options
+
+        def norm(url: str) -> str | None:
+            return normalize(url, disable_queries=opts.disable_queries)
+
+        if self._listed is not None:
+            label, lines, sha = self._listed
+            listed = self.inventory.source(label, sha256=sha)
+            take(self.inventory, listed, lines, norm, self.scope.is_internal)
+        if not opts.sitemap:
+            return
+        self.progress.note("Reading sitemaps…")
+        starts: dict[str, None] = {}
+        for root in opts.roots:
+            declared = await self.robots.sitemaps(root)
+            for url in declared or [origin(root) + "/sitemap.xml"]:
+                found = norm(url) if url.lower().startswith(("http://", "https://")) \
+                    else None
+                if found is not None and self.scope.is_internal(found):
+                    starts[found] = None
+
+        async def fetch(url: str) -> tuple[int, bytes | None, str | None]:
+            if not opts.ignore_robots and await self.robots.check(url) is not None:
+                return 0, None, "robots.txt does not allow it"
+            assert self.fetcher is not None
+            await self._throttle()
+            answer = await self.fetcher.get(url, limit=MAX_SITEMAP_BYTES)
+            return answer.status, answer.body, answer.problem
+
+        source = await discover_sitemaps(list(starts), fetch, self.inventory, norm,
+                                         self.scope.is_internal, say=self.progress.say)
+        for note in source.notes:
+            self._robots_note(note.split(": ", 1)[0], f"sitemap: {note}")
+
+    async def _queue_inventory(self) -> int:
+        """Every inventory URL the crawl has not met: labelled ``inventory-seed`` (no
+        crawled page links to it: the crawl of the roots is done), recorded as queued
+        rows in one transaction (a ``--resume`` finds them), and queued."""
+        if self.frontier.closed:
+            return 0
+        self.inventory_reached = True
+        if not self.inventory.urls:
+            return 0
+        seen = self.frontier.seen
+        fresh = [u for u in self.inventory.urls if u not in seen]
+        if not fresh:
+            return 0
+        if self._labels:
+            for url in fresh:
+                self.writer.sources[url] = "inventory-seed"
+        await self._write(lambda: self._store_queued(fresh))
+        metadata_only = not self.options.recursive
+        queued = 0
+        for url in fresh:
+            if self.frontier.add(url, external=False, metadata_only=metadata_only):
+                queued += 1
+                self.inventory.urls[url].queued += 1
+        self.inventory_queued += queued
+        self.counters.internal_found = self.frontier.found_internal
+        self.progress.say(f"[inventory] {queued:,} URL(s) of the sitemaps or the list that no "
+                          "crawled page links to: crawling them now")
+        return queued
 
     def _robots_note(self, robots_url: str, message: str) -> None:
         """A robots.txt problem: one line on the terminal, one ``crawl_errors`` row."""
@@ -280,6 +360,7 @@ class Crawler:
                                          js_paths=technologies.js_paths()
                                          if self.fingerprints is not None else None)
                 await self.renderer.start()
+            await self._discover_inventory()
             self._tasks = [asyncio.create_task(self._worker()) for _ in range(opts.parallels)]
             await asyncio.gather(*self._tasks, return_exceptions=True)
         finally:
@@ -291,6 +372,8 @@ class Crawler:
             if self._nofollow and not self._crashed:
                 unreached = sorted(u for u in self._nofollow if u not in self.frontier.seen)
                 await self._write(lambda: self._store_skips(unreached, "nofollow"))
+            if self.inventory.sources and not self._crashed:
+                await self._write(self._store_inventory_runs)
             if self.softcap is not None and not self._crashed:
                 created = {e.event_id: self.softcap.rejected.get(e.event_id, 0)
                            for e in self.softcap.events if e.event_id is not None}
@@ -460,6 +543,8 @@ class Crawler:
             if final in self._claimed:
                 await self._write(lambda: self._store_redirect_only(final, sources))
                 return "done"
+            if url in self.writer.sources and final not in self.frontier.seen:
+                self.writer.sources[final] = self.writer.sources[url]
             self.frontier.mark_seen(final)
         self._claimed.add(final)
         if fetched.problem is not None:  # over a limit: status and headers, no body
@@ -530,7 +615,9 @@ class Crawler:
         robots_header = (fetched.headers.get("x-robots-tag") or "").lower()
         nofollow_page = bool(fields.get("robots_nofollow")) or "nofollow" in robots_header
         indexable = not fields.get("robots_noindex") and "noindex" not in robots_header
-        anchors = self._links(raw, final, refused, notes, nofollow_page=nofollow_page)
+        lifted: list[str] = []
+        anchors = self._links(raw, final, refused, notes, nofollow_page=nofollow_page,
+                              lifted=lifted)
         if problems:
             notes.extend(problems)
             self.outcome.problem_pages += 1
@@ -608,6 +695,8 @@ class Crawler:
                 self._store_resource(pid, res)
             for url, why, cap in refused:
                 w.skip_page(url, why, cap_event=cap)
+            for url in lifted:
+                w.set_source(url, "crawled")
             for phase, note in notes:
                 w.add_page_error(pid, phase, note)
             if keys is not None:
@@ -639,7 +728,8 @@ class Crawler:
 
     def _links(self, raw: extraction.RawDocument, page_url: str,
                refused: list[tuple[str, str, int | None]], notes: list[tuple[str, str]], *,
-               nofollow_page: bool = False) -> list[tuple[str, str | None, str | None]]:
+               nofollow_page: bool = False, lifted: list[str] | None = None
+               ) -> list[tuple[str, str | None, str | None]]:
         """Anchors as stored (identity URLs), queueing the new ones on the way.
 
         New in-scope URLs of a capped cluster are not queued; they are appended to
@@ -656,10 +746,16 @@ class Crawler:
         from one page, and none once ``--max-queued`` URLs wait; the links left out are
         neither stored nor followed, and ``notes`` gets one ``page_errors`` line saying
         how many (a page of 10,000 fresh links must not add 10,000 rows per page).
+
+        Inventory labels (upstream's ``source``): the new URLs of an inventory page are
+        ``inventory-discovered``; an inventory URL a crawled page links to is reachable
+        after all and becomes ``crawled`` (appended to ``lifted`` for the store).
         """
         result = []
         opts = self.options
         seen = self.frontier.seen
+        labels = self.writer.sources
+        from_inventory = page_url in labels
         taken: set[str] = set()
         left_out = queue_full = 0
         first_left: str | None = None
@@ -667,8 +763,13 @@ class Crawler:
             url = normalize(href, disable_queries=opts.disable_queries)
             if url is None:
                 continue
+            if labels and not from_inventory and url in labels and lifted is not None:
+                del labels[url]
+                lifted.append(url)
             if url not in seen and url not in taken:
                 internal = self.scope.is_internal(url)
+                if from_inventory and internal and self._labels:
+                    labels[url] = "inventory-discovered"
                 follows = internal or opts.fetch_external
                 if len(taken) >= opts.max_links_per_page or (follows and self.frontier.full):
                     if len(taken) >= opts.max_links_per_page:
@@ -755,6 +856,23 @@ class Crawler:
         w.record_redirect(sources, pid)
         w.add_crawl_error(url, message, is_external=external)
         w.commit()
+
+    def _store_inventory_runs(self) -> None:
+        """One ``inventory_runs`` row per source of this run (upstream's audit table)."""
+        for source in self.inventory.sources:
+            notes = {"sitemaps": self.inventory.sitemaps_read[:100],
+                     "invalid": source.invalid, "notes": source.notes[:50]}
+            if self.inventory.dropped:
+                notes["overLimit"] = self.inventory.dropped
+            self.writer.add_inventory_run(
+                label=source.label, sha256=source.sha256, total=source.total,
+                new_pages=source.queued, scope_skipped=source.out_of_scope, notes=notes)
+        self.writer.commit()
+
+    def _store_queued(self, urls: list[str]) -> None:
+        for url in urls:
+            self.writer.page_id(url, is_external=False)
+        self.writer.commit()
 
     def _store_unfetched(self, url: str, external: bool) -> None:
         """A URL abandoned in flight: an unfetched row, so ``--resume`` fetches it."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from nitpicker_query.keys import parent_key, shape_key, split_shape
@@ -60,6 +60,10 @@ class Frontier:
         self._changed = asyncio.Condition()
         self.found_internal = 0
         self.found_external = 0
+        # called once when the queue first runs dry with nothing in flight (the site's
+        # inventory is queued then: every URL linked from the roots is done by that time);
+        # returns how many URLs it queued
+        self.refill: Callable[[], Awaitable[int]] | None = None
 
     def mark_seen(self, url: str) -> None:
         """Remember a URL without queueing it (already in the archive on resume)."""
@@ -119,6 +123,9 @@ class Frontier:
                     self.in_flight += 1
                     return self._pop()
                 if self.in_flight == 0:
+                    refill, self.refill = self.refill, None
+                    if refill is not None and await refill():
+                        continue
                     self._changed.notify_all()
                     return None
                 await self._changed.wait()

@@ -30,6 +30,7 @@ FLAGS: dict[str, str] = {
     "page_timeout_s": "--page-timeout", "max_links_per_page": "--max-links-per-page",
     "max_queued": "--max-queued", "stop_grace_s": "--stop-grace",
     "max_tab_memory_mb": "--max-tab-memory", "templates": "--templates",
+    "sitemap": "--sitemap",
 }
 """The command-line flag of each field a user can set (booleans also have ``--no-…``)."""
 
@@ -71,6 +72,7 @@ class CrawlOptions:
     follow_nofollow: bool = False       # follow nofollow pages' links and rel=nofollow links
     detect_tech: bool = True            # technology detection into page_tags
     templates: bool = True              # template clusters stored at the end of a crawl
+    sitemap: bool = True                # the site's sitemaps as its inventory (orphans)
     # limits on what a site controls (docs/security.md, "Sites from strangers")
     max_body_size: int = 50 << 20       # decoded bytes of one body (HTML, external title)
     page_timeout_s: float = 120.0       # one URL: every hop, retry, header and body byte

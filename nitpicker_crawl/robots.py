@@ -40,7 +40,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit
 
 from .fetcher import Fetcher, FetchError
@@ -142,11 +142,29 @@ def parse(text: str, product: str) -> tuple[Rules, int]:
     return Rules(chosen), understood
 
 
+def sitemap_lines(text: str) -> list[str]:
+    """The ``Sitemap:`` lines of a robots.txt (RFC 9309 §2.3.5: outside any group, any
+    URL), in order, each once; at most :data:`MAX_SITEMAP_LINES`."""
+    found: dict[str, None] = {}
+    for line in text.splitlines():
+        key, sep, value = line.split("#", 1)[0].partition(":")
+        if sep and key.strip().lower() == "sitemap" and value.strip():
+            found[value.strip()] = None
+            if len(found) >= MAX_SITEMAP_LINES:
+                break
+    return list(found)
+
+
+MAX_SITEMAP_LINES = 100
+"""``Sitemap:`` lines read from one robots.txt (sites list a handful)."""
+
+
 @dataclass
 class _State:
     rules: Rules | None  # None: nothing is allowed (unreachable)
     until: float  # monotonic time after which robots.txt is asked again
     reason: str | None = None  # why nothing is allowed
+    sitemaps: list[str] = field(default_factory=list)  # its Sitemap: lines
 
 
 class Robots:
@@ -162,15 +180,23 @@ class Robots:
         self._locks: dict[str, asyncio.Lock] = {}
         self._tried: set[str] = set()
 
-    async def check(self, url: str) -> str | None:
-        """None when ``url`` may be fetched; :data:`ROBOTS_REFUSED` when a rule forbids
-        it; otherwise the failure message of an unreachable robots.txt."""
-        key = origin(url)
+    async def _state(self, key: str) -> _State:
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             state = self._states.get(key)
             if state is None or time.monotonic() >= state.until:
                 state = self._states[key] = await self._load(key)
+        return state
+
+    async def sitemaps(self, url: str) -> list[str]:
+        """The ``Sitemap:`` lines of the robots.txt of ``url``'s origin (loaded once, as
+        :meth:`check` loads it)."""
+        return list((await self._state(origin(url))).sitemaps)
+
+    async def check(self, url: str) -> str | None:
+        """None when ``url`` may be fetched; :data:`ROBOTS_REFUSED` when a rule forbids
+        it; otherwise the failure message of an unreachable robots.txt."""
+        state = await self._state(origin(url))
         if state.rules is None:
             return state.reason
         parts = urlsplit(url)
@@ -235,10 +261,11 @@ class Robots:
         body = answer.body
         text = body.decode("utf-8", errors="replace").lstrip("\ufeff")
         rules, understood = parse(text, self.product)
-        if body.strip() and not understood:
+        sitemaps = sitemap_lines(text)
+        if body.strip() and not understood and not sitemaps:
             self._note(robots_url, f"robots.txt: no rule could be read in the {len(body):,} "
                        f"bytes of {robots_url} (not a robots.txt?); everything allowed")
         elif len(body) >= PARSE_LIMIT:
             self._note(robots_url, f"robots.txt: {robots_url} is longer than {PARSE_LIMIT:,} "
                        "bytes; the rest is ignored (RFC 9309 §2.5)")
-        return _State(rules, until)
+        return _State(rules, until, sitemaps=sitemaps)

@@ -42,6 +42,7 @@ from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
 from .queries.get_template_clusters import get_template_cluster, get_template_clusters
 from .queries.get_violations import get_violations
+from .queries.isolated import get_isolated_cluster, list_isolated_clusters, list_isolated_pages
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
@@ -81,6 +82,7 @@ __all__ = [
     "find_mismatches",
     "get_duplicate_cluster",
     "get_duplicate_clusters",
+    "get_isolated_cluster",
     "get_page_detail",
     "get_page_html",
     "get_page_jsonld",
@@ -95,6 +97,8 @@ __all__ = [
     "list_dedupe_cap_events",
     "list_images",
     "list_inbound_links",
+    "list_isolated_clusters",
+    "list_isolated_pages",
     "list_links",
     "list_pages",
     "list_pages_by_jsonld_type",

@@ -35,6 +35,11 @@ from .queries.get_summary import get_summary
 from .queries.get_template_clusters import get_template_cluster, get_template_clusters
 from .queries.get_violations import SORTS as VIOLATION_SORTS
 from .queries.get_violations import get_violations
+from .queries.isolated import (
+    get_isolated_cluster,
+    list_isolated_clusters,
+    list_isolated_pages,
+)
 from .queries.list_dedupe_cap_events import SORT_COLUMNS as EVENT_SORTS
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import SORT_COLUMNS as IMAGE_SORTS
@@ -599,6 +604,31 @@ QUERIES += (
                   "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'",),
         table_columns=("url", "title"),
         heavy=True,
+    ),
+    QuerySpec(
+        "list_isolated_pages", "isolated-pages", list_isolated_pages,
+        "Pages of the sitemaps or the --list that no crawled page links to (orphans), "
+        "each alone.",
+        _paging(),
+        examples=("nitpicker-query isolated-pages site.nitpicker",),
+        table_columns=("url", "status", "source", "title"),
+    ),
+    QuerySpec(
+        "list_isolated_clusters", "isolated-clusters", list_isolated_clusters,
+        "Groups of orphan pages that link only each other, biggest first.",
+        _paging(),
+        examples=("nitpicker-query isolated-clusters site.nitpicker",),
+        table_columns=("size", "representativeUrl", "status", "title"),
+    ),
+    QuerySpec(
+        "get_isolated_cluster", "isolated-cluster", get_isolated_cluster,
+        "Every page of one isolated cluster.",
+        (Param("representative_url", "str", "The cluster's representativeUrl, as listed by "
+               "isolated-clusters.", required=True, example="https://example.com/old/a/"),),
+        is_list=False, not_found="No isolated cluster named {representative_url} in this "
+        "archive (list them with list_isolated_clusters, or the isolated-clusters command).",
+        examples=("nitpicker-query isolated-cluster site.nitpicker --representative-url "
+                  "https://example.com/old/a/",),
     ),
 )
 

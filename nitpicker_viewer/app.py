@@ -129,10 +129,13 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dedupe-cap-events": ("list_dedupe_cap_events", ()),
     "template-clusters": ("get_template_clusters", ()),
     "template-cluster": ("get_template_cluster", ("url", "title")),
+    "isolated-pages": ("list_isolated_pages", ("url", "status", "source", "title")),
+    "isolated-clusters": ("list_isolated_clusters", ("representativeUrl", "size", "status",
+                                                     "title")),
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
-       "dedupe-cap-events", "template-clusters")
+       "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),

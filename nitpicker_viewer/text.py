@@ -16,6 +16,8 @@ STRINGS: dict[str, str] = {
     "images": "Images",
     "duplicates": "Duplicates",
     "duplicate-bodies": "Same bodies",
+    "isolated-pages": "Orphans",
+    "isolated-clusters": "Orphan clusters",
     "duplicate-body-clusters": "Same-body clusters",
     "mismatches": "Mismatches",
     "headers": "Headers",
@@ -131,6 +133,7 @@ LABELS: dict[str, str] = {
     "bodyHash": "Body hash", "ogUrlMismatchRatio": "og:url elsewhere",
     "commonDirectories": "Directories", "samplePages": "Sample pages",
     "pagesLimit": "URLs per group", "samplePagesLimit": "Sample pages",
+    "source": "Found by", "representativeUrl": "First page", "size": "Pages",
     "finalStatus": "Final status", "redirectStatus": "Redirect",
 }
 

@@ -26,6 +26,7 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,10 @@ class ArchiveWriter:
         # fsync; only a power loss can lose the last commits.
         self.conn.execute("PRAGMA synchronous = NORMAL")
         self._in_tx = False
+        # URL → upstream's ``source`` label for rows that are not ``crawled``
+        # (``inventory-seed``, ``inventory-discovered``: docs/archive-format.md); the
+        # crawler fills it before it queues such a URL
+        self.sources: dict[str, str] = {}
 
     # ------------------------------------------------------------------ opening
 
@@ -313,10 +318,14 @@ class ArchiveWriter:
             self._ids[url] = row[0]
             return int(row[0])
         self._begin()
+        external = None if is_external is None else int(is_external)
+        source = self.sources.get(url)
         cur = self.conn.execute(
+            "INSERT INTO pages (url, scraped, isTarget, isExternal, source) "
+            "VALUES (?, 0, 0, ?, ?)", (url, external, source)) \
+            if source is not None else self.conn.execute(
             "INSERT INTO pages (url, scraped, isTarget, isExternal) VALUES (?, 0, 0, ?)",
-            (url, None if is_external is None else int(is_external)),
-        )
+            (url, external))
         pid = int(cur.lastrowid or 0)
         self._ids[url] = pid
         return pid
@@ -335,6 +344,8 @@ class ArchiveWriter:
             raise ValueError(f"unknown pages columns: {sorted(unknown)}")
         values.setdefault("scraped", 1)
         values.setdefault("isTarget", 0 if values.get("isExternal") else 1)
+        if url in self.sources:
+            values.setdefault("source", self.sources[url])
         if not values.get("isSkipped"):
             # denormalised counts start at zero; replace_tags / replace_jsonld update them
             values.setdefault("tag_count", 0)
@@ -508,6 +519,23 @@ class ArchiveWriter:
             "INSERT OR REPLACE INTO page_html_ref (page_id, hash) VALUES (?, ?)",
             (page_id, enc.hash),
         )
+
+    def add_inventory_run(self, *, label: str, sha256: str | None, total: int,
+                          new_pages: int, scope_skipped: int, notes: Mapping[str, Any]) -> None:
+        """One row of upstream's ``inventory_runs`` audit table (the columns it has)."""
+        have = set(self._columns("inventory_runs"))
+        if not have:
+            return
+        values = {"ran_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                  "list_label": label, "source_file_sha256": sha256, "total_lines": total,
+                  "new_pages": new_pages, "new_resources": 0, "scope_skipped": scope_skipped,
+                  "notes": json.dumps(notes, ensure_ascii=False)}
+        self._insert("inventory_runs", {k: v for k, v in values.items() if k in have})
+
+    def set_source(self, url: str, source: str) -> None:
+        """Relabel ``url``'s row (an inventory URL a crawled page turned out to link to)."""
+        self._begin()
+        self.conn.execute("UPDATE pages SET source = ? WHERE url = ?", (source, url))
 
     def save_body_hash(self, page_id: int, digest: bytes) -> None:
         """The page's body hash (``page_body_hashes``), replacing the one of an earlier

@@ -67,6 +67,7 @@ class TrapZoo:
         self.site = Site(self.external_url, unbounded=unbounded)
         self._main = _Server((host, 0), _handler(self.site))
         self.url = f"http://{host}:{self._main.server_address[1]}/"
+        self.site.base = self.url.rstrip("/")  # sitemaps name absolute URLs
         self._threads: list[threading.Thread] = []
 
     def start(self) -> TrapZoo:

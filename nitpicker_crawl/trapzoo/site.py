@@ -21,6 +21,11 @@ support                    /support/ and /support/contact/: one form    3
                            with a per-URL session token (bodies equal
                            once ids are masked); /support/faq/ the
                            same template, other text
+orphans                    robots.txt names /sitemap_index.xml: a      4 + 1
+                           gzip sitemap of linked pages and of
+                           /orphans/lonely/, /orphans/series/{1,2}/
+                           (series 2 links 3), /orphans/gone/ (404);
+                           its second sitemap is missing
 plumbing                   redirects, 404, 500, JS-only link, robots,   small
                            slow page, PDF, external links, a page that
                            refuses HEAD; /wedge/ (not linked) never
@@ -59,6 +64,7 @@ legit, beside them         /members/ (list), /items/<slug>/ (30 items,  1 + 30 +
 from __future__ import annotations
 
 import collections
+import gzip
 import hashlib
 import html
 import json
@@ -258,6 +264,11 @@ TRAP_FAMILIES = {  # family → (SQL LIKE of its URLs, og:url points at a parent
 """What tests and benchmarks count as trap pages, per family."""
 
 
+SITEMAP_PATHS = ("/", "/blog/", "/products/", "/orphans/lonely/", "/orphans/series/1/",
+                 "/orphans/series/2/", "/orphans/gone/")
+"""The paths the sitemap names (``/orphans/gone/`` answers 404)."""
+
+
 def legit_paths(*, unbounded: bool = False) -> list[str]:
     """Every page a complete crawl must have fetched with status 200 (path and query)."""
     paths = [
@@ -266,6 +277,7 @@ def legit_paths(*, unbounded: bool = False) -> list[str]:
         *(f"/{lang}/{slug}/" for lang in ("en", "ja") for slug in LANG_SLUGS),
         "/index.php?title=Main_Page", *(f"/index.php?title={a}" for a in ARTICLES),
         "/support/", "/support/contact/", "/support/faq/",
+        "/orphans/lonely/", *(f"/orphans/series/{n}/" for n in (1, 2, 3)),
     ]
     if unbounded:
         paths += ["/members/", "/guide/", "/items/", *(f"/items/{i}/" for i in ITEMS),
@@ -283,6 +295,7 @@ class Site:
 
     def __init__(self, external: str, *, unbounded: bool = False) -> None:
         self.external = external.rstrip("/")
+        self.base = ""  # this site's own origin, set by the server (sitemaps are absolute)
         self.unbounded = unbounded
         self.hits: collections.Counter[str] = collections.Counter()  # requests per path
         # seconds every HTML answer (GET or HEAD) takes, as a CMS building each page does
@@ -309,8 +322,12 @@ class Site:
             ("/news/", self.news), ("/repo/", self.repo),
         ] if self.unbounded else []
         return [*wild,
-            ("/robots.txt", lambda p, q: Response(body=b"User-agent: *\nDisallow: /private/\n",
-                                                  content_type="text/plain")),
+            ("/robots.txt", lambda p, q: Response(
+                body=f"User-agent: *\nDisallow: /private/\n\nSitemap: {self.base}"
+                     "/sitemap_index.xml\n".encode(), content_type="text/plain")),
+            ("/sitemap_index.xml", self.sitemap_index),
+            ("/sitemaps/", self.sitemap),
+            ("/orphans/", self.orphans),
             ("/static/", self.static),
             ("/list/date/", self.date_trap),
             ("/search", self.search_trap),
@@ -402,6 +419,39 @@ class Site:
                   "var a=document.createElement('a');a.href='/js/inserted/';"
                   "a.textContent='inserted';document.body.appendChild(a);});</script>")
         return page("JavaScript page", description="Has a link only scripts add", head=script)
+
+    def sitemap_index(self, path: str, query: dict[str, list[str]]) -> Response:
+        locs = "".join(f"<sitemap><loc>{self.base}/sitemaps/{name}</loc></sitemap>"
+                       for name in ("pages.xml.gz", "news.xml"))
+        return Response(body=('<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns='
+                              f'"http://www.sitemaps.org/schemas/sitemap/0.9">{locs}'
+                              "</sitemapindex>").encode(), content_type="application/xml")
+
+    def sitemap(self, path: str, query: dict[str, list[str]]) -> Response:
+        """The index's first sitemap, gzip-compressed: pages the crawl reaches by links,
+        the orphans, one that is gone, one of another site; its second is missing."""
+        if path != "/sitemaps/pages.xml.gz":
+            return self.not_found()
+        urls = [f"{self.base}{p}" for p in SITEMAP_PATHS] + ["http://elsewhere.invalid/x"]
+        body = "".join(f"<url><loc>{html.escape(u)}</loc></url>" for u in urls)
+        xml = ('<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/'
+               f'schemas/sitemap/0.9">{body}</urlset>')
+        return Response(body=gzip.compress(xml.encode(), mtime=0),
+                        content_type="application/gzip")
+
+    def orphans(self, path: str, query: dict[str, list[str]]) -> Response:
+        """Pages only the sitemap names: one alone (its only link goes out, to the home
+        page), and a series of three whose first two link each other and the second the
+        third (which the sitemap does not name: found through the series)."""
+        if path == "/orphans/lonely/":
+            return page("Lonely page", description="Only the sitemap knows me", links=["/"])
+        series = {"/orphans/series/1/": ["/orphans/series/2/"],
+                  "/orphans/series/2/": ["/orphans/series/1/", "/orphans/series/3/"],
+                  "/orphans/series/3/": []}
+        if path in series:
+            return page(f"Old series {path.split('/')[-2]}", description="An old series",
+                        links=series[path])
+        return self.not_found()
 
     def support(self, path: str, query: dict[str, list[str]]) -> Response:
         """A contact form served under two URLs (``/support/`` and ``/support/contact/``),

@@ -12,6 +12,7 @@ from . import (
     find_mismatches,
     get_duplicate_cluster,
     get_duplicate_clusters,
+    get_isolated_cluster,
     get_page_detail,
     get_page_html,
     get_page_jsonld,
@@ -27,6 +28,8 @@ from . import (
     list_dedupe_cap_events,
     list_images,
     list_inbound_links,
+    list_isolated_clusters,
+    list_isolated_pages,
     list_links,
     list_pages,
     list_pages_by_jsonld_type,
@@ -67,6 +70,9 @@ TOOLS: tuple[ToolDef, ...] = (
     get_tag_inventory.TOOL,
     get_page_tags.TOOL,
     get_violations.TOOL,
+    list_isolated_pages.TOOL,
+    list_isolated_clusters.TOOL,
+    get_isolated_cluster.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import nitpicker_query as q
 from nitpicker_query.catalog import QUERIES
+from nitpicker_query.exceptions import NotRecorded
 from nitpicker_query.keys import page_keys
 from tests.query.test_foreign_archive import build_upstream_like
 
@@ -28,6 +29,7 @@ SAMPLE_ARGS = {
     "get_page_jsonld": {"url": "http://localhost/a"},
     "get_page_jsonld_overview": {"url": "http://localhost/a"},
     "get_template_cluster": {"key": '["path:|css:","cluster:0"]'},
+    "get_isolated_cluster": {"representative_url": "http://localhost/a"},
     "get_duplicate_cluster": {"signature": page_keys(
         "http://localhost/a", title="Page A", description=None, og_title=None,
         og_url=None).signature},
@@ -44,7 +46,10 @@ def _listing(directory: Path) -> list[str]:
 
 def _sweep(archive: q.Archive) -> None:
     for spec in QUERIES:
-        spec.function(archive, **SAMPLE_ARGS.get(spec.name, {}))
+        try:
+            spec.function(archive, **SAMPLE_ARGS.get(spec.name, {}))
+        except NotRecorded:   # body hashes, on archives written without them: said, not made
+            assert spec.name in ("find_duplicate_bodies", "find_duplicate_clusters")
     for kind in ("external", "orphaned"):
         q.list_links(archive, type=kind)
 

@@ -299,3 +299,18 @@ def test_same_body_views_show_the_groups(viewer: Served, capped_archive: Path) -
     assert shirts["Directories"].endswith("/products/ (40)")
     assert {r["Title"] for r in rows} == {e["title"] for e in q.find_duplicate_clusters(
         capped_archive, min_count=2)["items"]}
+
+
+def test_orphan_views(viewer: Served, capped_archive: Path) -> None:
+    """The sitemap's orphans as a person reads them: each page with how it was found, and
+    the series of three as one group."""
+    _, body, _ = get(viewer, "/isolated-pages")
+    rows = table(body)
+    assert [(r["URL"].rsplit("/", 2)[-2], r["Status"], r["Found by"]) for r in rows] == [
+        ("blog", "200", "inventory-seed"), ("gone", "404", "inventory-seed"),
+        ("lonely", "200", "inventory-seed")]
+    _, body, _ = get(viewer, "/isolated-clusters")
+    rows = table(body)
+    assert len(rows) == 1 and rows[0]["Pages"] == "3"
+    assert rows[0]["First page"].endswith("/orphans/series/1/")
+    assert rows[0]["Title"] == "Old series 1"
