@@ -62,7 +62,8 @@ failed (status -1) are tried again.
 exit status: 0 the site was crawled; 1 fatal error, or URLs of the site could not be
 fetched (no archive is written when not one page could be); 2 only external links
 failed (--strict makes that 1); 3 stopped by --max-pages (the archive holds what was
-crawled; --resume with a larger --max-pages continues); 130 interrupted (archive
+crawled; --resume with a larger --max-pages continues); 4 stopped by a network outage
+longer than --max-outage (archive written; --resume continues); 130 interrupted (archive
 written; the message says how to continue); 143 stopped by SIGTERM, 129 by SIGHUP
 (the same orderly stop as Ctrl-C).
 """
@@ -181,6 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--max-queued", type=int, metavar="N",
                      help="Most URLs waiting to be fetched; past it new links are left out "
                      "and counted." + _default("max_queued"))
+    lim.add_argument("--max-outage", dest="max_outage_s", type=float, metavar="S",
+                     help="When fetches fail in a row because nothing answers (refused, "
+                     "reset, timed out, DNS) and the site does not answer a probe either, the "
+                     "crawl pauses and probes until it does, then fetches again what failed "
+                     "meanwhile (network_outages records the window); an outage longer than "
+                     "S seconds stops the crawl (exit 4; --resume continues)."
+                     + _default("max_outage_s"))
     lim.add_argument("--stop-grace", dest="stop_grace_s", type=float, metavar="S",
                      help="On Ctrl-C, SIGTERM or SIGHUP, how long the pages in flight may "
                      "take before they are abandoned (kept for --resume)."
@@ -248,7 +256,7 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
         low = MINIMUM.get(name)
         if low is not None and value < low:
             parser.error(f"{FLAGS[name]} must be at least {low}, got {value}")
-    for name in ("timeout_s", "page_timeout_s", "stop_grace_s"):
+    for name in ("timeout_s", "page_timeout_s", "stop_grace_s", "max_outage_s"):
         seconds = given.get(name)
         low_ok = name == "stop_grace_s" and seconds == 0
         if seconds is not None and not low_ok and not 0 < seconds < float("inf"):
@@ -626,6 +634,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: interrupted ({signal.Signals(signum).name}); {summary}{left}. "
               f"Continue with: {again}", file=sys.stderr)
         return 128 + signum
+    if outcome.stop_reason == "network-outage":
+        summary += (f" (stopped: nothing answered for more than --max-outage "
+                    f"{options.max_outage_s:g} s; continue with: {again})")
     if outcome.stop_reason == "max-pages":
         summary += (f" (stopped at --max-pages {options.max_pages}; continue with: {again} "
                     f"--max-pages {2 * (options.max_pages or 0)})")

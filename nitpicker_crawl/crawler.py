@@ -22,6 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.keys import is_eligible, page_keys, shape_key
@@ -46,6 +47,7 @@ from .fetcher import (
 from .frontier import Frontier, QueueItem
 from .inventory import MAX_SITEMAP_BYTES, Inventory, discover_sitemaps, take
 from .options import CrawlOptions
+from .outages import Watch
 from .parser import parse, parse_tree
 from .progress import Counters, Progress
 from .renderer import Document, Renderer
@@ -53,6 +55,9 @@ from .robots import ROBOTS_REFUSED, Robots
 from .scope import Scope
 from .softcap import CapEvent, SoftCap
 from .urls import MAX_URL_LENGTH, normalize, origin
+
+PROBE_TIMEOUT_S = 10.0
+"""Longest wait for the outage probe's answer (less when ``--timeout`` is shorter)."""
 
 CHAIN_LINKS = 300
 """Links of a page looked at for one of its own URL shape (a chain: a pager, a day's
@@ -83,9 +88,23 @@ class CrawlOutcome:
             return 1
         if self.stop_reason == "max-pages":
             return 3
+        if self.stop_reason == "network-outage":
+            return 4
         if self.external_errors:
             return 1 if strict else 2
         return 0
+
+
+@dataclass(frozen=True)
+class Held:
+    """A failure held during a possible network outage: the URL to fetch again, or the
+    failure to store if the site was fine (the URL that failed, which may be a hop of its
+    redirect chain, the message, the hops before it)."""
+
+    item: QueueItem
+    failed: str
+    message: str
+    sources: Hops
 
 
 @dataclass(frozen=True)
@@ -155,7 +174,10 @@ class Crawler:
         self.inventory_queued = 0
         self.inventory_reached = False   # the frontier ran dry once: the inventory's turn
         self._labels = "source" in writer.page_columns  # early 0.10 archives lack it
-        self.frontier.refill = self._queue_inventory
+        self.frontier.refills.append(self._queue_inventory)
+        # network outages (nitpicker_crawl/outages.py): made in run(), on the event loop
+        self.watch: Watch[Held] | None = None
+        self._retried: set[str] = set()   # URLs queued again after an outage
 
     # ------------------------------------------------------------------ set-up
 
@@ -225,13 +247,21 @@ class Crawler:
             return
         self.progress.note("Reading sitemaps…")
         starts: dict[str, None] = {}
+        guessed: set[str] = set()
+        origins = {origin(root) for root in opts.roots}
+
+        def on_site(url: str) -> bool:   # a sitemap file may sit above the crawl's scope
+            return origin(url) in origins
+
         for root in opts.roots:
             declared = await self.robots.sitemaps(root)
             for url in declared or [origin(root) + "/sitemap.xml"]:
                 found = norm(url) if url.lower().startswith(("http://", "https://")) \
                     else None
-                if found is not None and self.scope.is_internal(found):
+                if found is not None and on_site(found):
                     starts[found] = None
+                    if not declared:
+                        guessed.add(found)
 
         async def fetch(url: str) -> tuple[int, bytes | None, str | None]:
             if not opts.ignore_robots and await self.robots.check(url) is not None:
@@ -242,7 +272,8 @@ class Crawler:
             return answer.status, answer.body, answer.problem
 
         source = await discover_sitemaps(list(starts), fetch, self.inventory, norm,
-                                         self.scope.is_internal, say=self.progress.say)
+                                         self.scope.is_internal, say=self.progress.say,
+                                         guessed=frozenset(guessed), may_fetch=on_site)
         for note in source.notes:
             self._robots_note(note.split(": ", 1)[0], f"sitemap: {note}")
 
@@ -274,6 +305,52 @@ class Crawler:
         self.progress.say(f"[inventory] {queued:,} URL(s) of the sitemaps or the list that no "
                           "crawled page links to: crawling them now")
         return queued
+
+    async def _probe(self) -> bool:
+        """Does the site answer at all (any status)? One short request to its first start
+        URL, for the outage watch."""
+        assert self.fetcher is not None
+        try:
+            await asyncio.wait_for(self.fetcher.get(self.options.roots[0], limit=1024),
+                                   timeout=min(self.options.timeout_s, PROBE_TIMEOUT_S))
+        except (FetchError, TimeoutError):
+            return False
+        return True
+
+    async def _store_held(self, held: list[Held]) -> None:
+        """Held failures that were the site's own after all: stored as failures."""
+        def store() -> None:
+            for h in held:
+                self._store_failure(h.failed, h.item.external, h.message, h.sources)
+        await self._write(store)
+        for h in held:
+            self._count_error(h.item, h.message)
+            if h.item.external:
+                self.counters.external_done += 1
+            else:
+                self.counters.internal_done += 1
+
+    async def _retry_held(self, held: list[Held]) -> None:
+        """Failures inside an outage window: queued again (their --max-pages fetch is
+        already counted)."""
+        self._retried.update(h.item.url for h in held)
+        self.frontier.again([h.item for h in held])
+
+    def _give_up(self) -> None:
+        """An outage longer than --max-outage: the crawl stops, resumable."""
+        if self.outcome.stop_reason == "complete":
+            self.outcome.stop_reason = "network-outage"
+        self._spawn(self.frontier.close())
+
+    def _store_outages(self, watch: Watch[Held], left: list[str]) -> None:
+        for w in watch.windows:
+            self.writer.add_network_outage(
+                started_at=w.started_at, detected_at=w.detected_at, ended_at=w.ended_at,
+                probe_host=w.probe_host, trigger_error_count=w.trigger_error_count,
+                trigger_host_count=w.trigger_host_count)
+        for url in left:   # failed during an outage the crawl gave up on: for --resume
+            self.writer.page_id(url, is_external=not self.scope.is_internal(url))
+        self.writer.commit()
 
     def _robots_note(self, robots_url: str, message: str) -> None:
         """A robots.txt problem: one line on the terminal, one ``crawl_errors`` row."""
@@ -338,6 +415,11 @@ class Crawler:
                                disable_queries=opts.disable_queries,
                                max_body=opts.max_body_size, page_timeout_s=opts.page_timeout_s)
         self.robots = Robots(self.fetcher, opts.user_agent, on_note=self._robots_note)
+        self.watch = Watch(probe=self._probe, store=self._store_held, retry=self._retry_held,
+                           give_up=self._give_up, probe_host=urlsplit(opts.roots[0]).netloc
+                           if opts.roots else "", max_wait_s=opts.max_outage_s,
+                           say=self.progress.say)
+        self.frontier.refills.append(self.watch.settle)
         loop = asyncio.get_running_loop()
         installed = []
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -374,6 +456,10 @@ class Crawler:
                 await self._write(lambda: self._store_skips(unreached, "nofollow"))
             if self.inventory.sources and not self._crashed:
                 await self._write(self._store_inventory_runs)
+            if self.watch is not None and not self._crashed:
+                watch = self.watch
+                left = [h.item.url for h in watch.left()]
+                await self._write(lambda: self._store_outages(watch, left))
             if self.softcap is not None and not self._crashed:
                 created = {e.event_id: self.softcap.rejected.get(e.event_id, 0)
                            for e in self.softcap.events if e.event_id is not None}
@@ -424,8 +510,8 @@ class Crawler:
 
                     with contextlib.suppress(Exception):
                         await self._write(keep)
-                elif result == "unfetched":
-                    pass  # left for a later --resume: not done
+                elif result in ("unfetched", "held"):
+                    pass  # left for a later --resume, or judged later (outages): not done
                 elif item.external:
                     self.counters.external_done += 1
                 else:
@@ -475,7 +561,8 @@ class Crawler:
 
     async def _process(self, item: QueueItem) -> str:
         """Crawl one URL: ``saved`` (an HTML page stored), ``done`` (anything else
-        recorded) or ``unfetched`` (``--max-pages`` reached first)."""
+        recorded), ``unfetched`` (``--max-pages`` reached first) or ``held`` (a failure
+        the outage watch judges later)."""
         url = item.url
         if url in self._claimed:  # already fetched as the target of a redirect
             return "done"
@@ -499,8 +586,12 @@ class Crawler:
         if reason is not None:
             await self._write(lambda: self._store_skip(url, reason, item.external))
             return "done"
-        if not item.external and not self._reserve_fetch():
+        retried = url in self._retried
+        self._retried.discard(url)
+        if not item.external and not retried and not self._reserve_fetch():
             return "unfetched"
+        if self.watch is not None:
+            await self.watch.online.wait()   # paused while the network is out
         await self._throttle()
         assert self.fetcher is not None
         full = not item.metadata_only
@@ -530,10 +621,16 @@ class Crawler:
             return "done"
         except FetchError as exc:
             failed, message, sources = exc.url, exc.message, hops_of(exc.redirects)
+            if self.watch is not None and self.watch.failed(
+                    Held(item, failed, message, sources), message,
+                    internal=not item.external, host=urlsplit(failed).netloc):
+                return "held"   # judged when something answers (outages.py)
             await self._write(lambda: self._store_failure(failed, item.external, message,
                                                           sources))
             self._count_error(item, message)
             return "done"
+        if self.watch is not None:
+            await self.watch.answered(internal=not item.external)
         final = fetched.url
         sources = hops_of(fetched.redirects)
         final_internal = self.scope.is_internal(final)

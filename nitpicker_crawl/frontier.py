@@ -60,10 +60,11 @@ class Frontier:
         self._changed = asyncio.Condition()
         self.found_internal = 0
         self.found_external = 0
-        # called once when the queue first runs dry with nothing in flight (the site's
-        # inventory is queued then: every URL linked from the roots is done by that time);
-        # returns how many URLs it queued
-        self.refill: Callable[[], Awaitable[int]] | None = None
+        # asked in turn whenever the queue runs dry with nothing in flight, until one
+        # queues something (how many it queued): the site's inventory (every URL linked
+        # from the roots is done by then), the failures held during a network outage
+        self.refills: list[Callable[[], Awaitable[int]]] = []
+        self._wakes: set[asyncio.Future[None]] = set()
 
     def mark_seen(self, url: str) -> None:
         """Remember a URL without queueing it (already in the archive on resume)."""
@@ -123,12 +124,32 @@ class Frontier:
                     self.in_flight += 1
                     return self._pop()
                 if self.in_flight == 0:
-                    refill, self.refill = self.refill, None
-                    if refill is not None and await refill():
+                    if await self._refilled():
                         continue
                     self._changed.notify_all()
                     return None
                 await self._changed.wait()
+
+    async def _refilled(self) -> bool:
+        for refill in self.refills:
+            if await refill() and (self._page_count or self._rest):
+                return True
+        return False
+
+    def again(self, items: list[QueueItem]) -> None:
+        """Queue ``items`` once more, seen or not (URLs whose fetch failed during a
+        network outage), and wake the workers waiting for work. Not a coroutine holding
+        the queue's lock: a refill (which runs under it) calls it too."""
+        if self.closed:
+            return
+        self._rest.extend(items)
+        task = asyncio.ensure_future(self._wake())
+        self._wakes.add(task)
+        task.add_done_callback(self._wakes.discard)
+
+    async def _wake(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
 
     async def done(self, item: QueueItem | None = None) -> None:
         async with self._changed:

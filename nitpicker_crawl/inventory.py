@@ -167,10 +167,16 @@ def take(inventory: Inventory, source: Source, urls: Iterable[str],
 async def discover_sitemaps(starts: list[str], fetch: Fetch, inventory: Inventory,
                             normalize: Callable[[str], str | None],
                             in_scope: Callable[[str], bool],
-                            say: Callable[[str], None] = lambda _m: None) -> Source:
+                            say: Callable[[str], None] = lambda _m: None,
+                            guessed: frozenset[str] = frozenset(),
+                            may_fetch: Callable[[str], bool] | None = None) -> Source:
     """Read the sitemaps ``starts`` name (robots.txt lines, ``/sitemap.xml``), following
     indexes, into ``inventory``; the :class:`Source` that counts what was read. A
-    sitemap that fails is a note, never an error: the crawl goes on without it."""
+    sitemap that fails is a note, never an error: the crawl goes on without it; one of
+    ``guessed`` (``/sitemap.xml`` where robots.txt names none) that fails is no news.
+    ``may_fetch``: which sitemap files may be requested (the start URLs' origins: a
+    sitemap at the root serves a crawl of ``/docs/``); ``in_scope`` by default."""
+    fetchable = may_fetch or in_scope
     source = inventory.source("sitemap")
     started = time.monotonic()
     queue: list[tuple[str, int]] = [(u, 0) for u in starts]
@@ -191,9 +197,10 @@ async def discover_sitemaps(starts: list[str], fetch: Fetch, inventory: Inventor
         try:
             status, body, problem = await fetch(url)
         except Exception as exc:  # a fetch error of any kind: noted, the crawl goes on
-            source.notes.append(f"{url[:200]}: {str(exc)[:200]}")
+            if url not in guessed:
+                source.notes.append(f"{url[:200]}: {str(exc)[:200]}")
             continue
-        if status == 404 and depth == 0 and url.endswith("/sitemap.xml"):
+        if url in guessed and not 200 <= status < 300:
             continue  # the conventional place, absent: nothing to say
         if not 200 <= status < 300 or body is None:
             source.notes.append(f"{url[:200]}: answered {status}"
@@ -214,7 +221,7 @@ async def discover_sitemaps(starts: list[str], fetch: Fetch, inventory: Inventor
             for loc in locs:
                 child = normalize(loc) if loc.lower().startswith(("http://", "https://")) \
                     else None
-                if child is not None and in_scope(child) and child not in seen:
+                if child is not None and fetchable(child) and child not in seen:
                     queue.append((child, depth + 1))
             continue
         take(inventory, source, locs, normalize, in_scope)

@@ -30,7 +30,7 @@ FLAGS: dict[str, str] = {
     "page_timeout_s": "--page-timeout", "max_links_per_page": "--max-links-per-page",
     "max_queued": "--max-queued", "stop_grace_s": "--stop-grace",
     "max_tab_memory_mb": "--max-tab-memory", "templates": "--templates",
-    "sitemap": "--sitemap",
+    "sitemap": "--sitemap", "max_outage_s": "--max-outage",
 }
 """The command-line flag of each field a user can set (booleans also have ``--no-…``)."""
 
@@ -80,6 +80,7 @@ class CrawlOptions:
     max_queued: int = 1_000_000         # URLs waiting in the frontier
     stop_grace_s: float = 10.0          # Ctrl-C / SIGTERM: how long pages in flight get
     max_tab_memory_mb: int = 1024       # one rendering tab's processes (RSS)
+    max_outage_s: float = 600.0         # a network outage longer than this stops the crawl
     recursive: bool = True
     max_redirects: int = 10
     html_codec: str = "zstd"

@@ -47,6 +47,7 @@ from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
 from .queries.list_links import list_links
+from .queries.list_network_outages import list_network_outages
 from .queries.list_pages import list_pages
 from .queries.list_resources import list_resources
 from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
@@ -100,6 +101,7 @@ __all__ = [
     "list_isolated_clusters",
     "list_isolated_pages",
     "list_links",
+    "list_network_outages",
     "list_pages",
     "list_pages_by_jsonld_type",
     "list_pages_by_tag",

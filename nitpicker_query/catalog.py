@@ -47,6 +47,7 @@ from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
 from .queries.list_links import BROKEN_AS, LINK_TYPES, list_links
 from .queries.list_links import SORT_KEYS as LINK_SORTS
+from .queries.list_network_outages import list_network_outages
 from .queries.list_pages import META_FIELDS as PAGE_META
 from .queries.list_pages import SKIPPED as PAGE_SKIPPED
 from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
@@ -604,6 +605,14 @@ QUERIES += (
                   "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'",),
         table_columns=("url", "title"),
         heavy=True,
+    ),
+    QuerySpec(
+        "list_network_outages", "network-outages", list_network_outages,
+        "Windows in which nothing answered the crawl: it paused, probed, and fetched again "
+        "what failed meanwhile.",
+        _paging(),
+        examples=("nitpicker-query network-outages site.nitpicker",),
+        table_columns=("startedAt", "endedAt", "probeHost", "triggerErrorCount", "failures"),
     ),
     QuerySpec(
         "list_isolated_pages", "isolated-pages", list_isolated_pages,

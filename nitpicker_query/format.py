@@ -317,10 +317,21 @@ CRAWL_RUNS_DDL = (
 )
 """Our run log (docs/archive-format.md): one row per ``nitpicker-crawl`` run of the
 archive (the first crawl and each ``--resume``), with the options it ran with and how it
-stopped. ``stopReason`` is ``complete``, ``max-pages`` or ``interrupted``; NULL while the
-run is going on or after a crash."""
+stopped. ``stopReason`` is ``complete``, ``max-pages``, ``interrupted`` or ``network-outage``
+(nothing answered for longer than ``--max-outage``); NULL while the run is going on or
+after a crash."""
 
-STOP_REASONS = ("complete", "max-pages", "interrupted")
+STOP_REASONS = ("complete", "max-pages", "interrupted", "network-outage")
+
+NETWORK_OUTAGES_DDL = (
+    "create table if not exists `network_outages` (`id` integer not null primary key "
+    "autoincrement, `started_at` integer not null, `detected_at` integer not null, "
+    "`ended_at` integer null, `probe_host` varchar(255) null, `trigger_error_count` integer "
+    "not null, `trigger_host_count` integer not null)"
+)
+"""Upstream's ``network_outages`` (format 0.13's adjunct table, same columns), in a 0.10
+archive: one row per window during which the crawl paused because nothing answered
+(:mod:`nitpicker_crawl.outages`); epoch ms."""
 
 PAGE_TEMPLATES_DDL = (
     "CREATE TABLE IF NOT EXISTS page_templates (page_id INTEGER PRIMARY KEY "
@@ -357,6 +368,7 @@ FORMAT_TABLES: dict[str, tuple[str, ...]] = {
     "dedupe_cap_events": ("id", "shape_key", "signature"),
     "page_signatures": ("page_id", "signature", "shape_signature"),
     "page_body_hashes": ("page_id", "body_hash"),
+    "network_outages": ("started_at", "detected_at", "ended_at"),
     "crawl_runs": ("id", "stopReason", "options"),
     "analysis_violations": ("page_id", "validator", "severity", "rule", "message_text_id"),
     "analysis_text_refs": ("id", "text"),

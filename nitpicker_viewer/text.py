@@ -18,6 +18,7 @@ STRINGS: dict[str, str] = {
     "duplicate-bodies": "Same bodies",
     "isolated-pages": "Orphans",
     "isolated-clusters": "Orphan clusters",
+    "network-outages": "Outages",
     "duplicate-body-clusters": "Same-body clusters",
     "mismatches": "Mismatches",
     "headers": "Headers",
@@ -134,6 +135,8 @@ LABELS: dict[str, str] = {
     "commonDirectories": "Directories", "samplePages": "Sample pages",
     "pagesLimit": "URLs per group", "samplePagesLimit": "Sample pages",
     "source": "Found by", "representativeUrl": "First page", "size": "Pages",
+    "startedAt": "From", "endedAt": "To", "probeHost": "Probed",
+    "triggerErrorCount": "Failures that set it off", "failures": "Failed inside",
     "finalStatus": "Final status", "redirectStatus": "Redirect",
 }
 

@@ -39,6 +39,7 @@ from nitpicker_query.format import (
     DEDUPE_CAP_EVENTS_INDEX,
     FIRST_013,
     FORMAT_VERSION,
+    NETWORK_OUTAGES_DDL,
     PAGE_BODY_HASHES_DDL,
     PAGE_SIGNATURES_DDL,
     SCHEMA_DDL,
@@ -256,6 +257,7 @@ class ArchiveWriter:
         for statement in (*PAGE_SIGNATURES_DDL, *PAGE_BODY_HASHES_DDL):
             self.conn.execute(statement)
         self.conn.execute(CRAWL_RUNS_DDL)
+        self.conn.execute(NETWORK_OUTAGES_DDL)
 
     # ------------------------------------------------------------------ helpers
 
@@ -531,6 +533,15 @@ class ArchiveWriter:
                   "new_pages": new_pages, "new_resources": 0, "scope_skipped": scope_skipped,
                   "notes": json.dumps(notes, ensure_ascii=False)}
         self._insert("inventory_runs", {k: v for k, v in values.items() if k in have})
+
+    def add_network_outage(self, *, started_at: int, detected_at: int, ended_at: int | None,
+                           probe_host: str, trigger_error_count: int,
+                           trigger_host_count: int) -> None:
+        """One window of a network outage (``network_outages``, upstream's columns)."""
+        self._insert("network_outages", {
+            "started_at": started_at, "detected_at": detected_at, "ended_at": ended_at,
+            "probe_host": probe_host, "trigger_error_count": trigger_error_count,
+            "trigger_host_count": trigger_host_count})
 
     def set_source(self, url: str, source: str) -> None:
         """Relabel ``url``'s row (an inventory URL a crawled page turned out to link to)."""

@@ -31,6 +31,7 @@ from . import (
     list_isolated_clusters,
     list_isolated_pages,
     list_links,
+    list_network_outages,
     list_pages,
     list_pages_by_jsonld_type,
     list_pages_by_tag,
@@ -73,6 +74,7 @@ TOOLS: tuple[ToolDef, ...] = (
     list_isolated_pages.TOOL,
     list_isolated_clusters.TOOL,
     get_isolated_cluster.TOOL,
+    list_network_outages.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

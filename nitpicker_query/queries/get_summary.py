@@ -12,6 +12,7 @@ from ..error_kinds import classify_error_kind
 from ..format import NOT_SKIPPED, STOP_REASONS, loose_page, strict_page
 from ..totals import crawl_totals
 from ._common import json_list
+from .list_network_outages import outage_totals
 
 _META_FIELDS = (
     ("title", "title"),
@@ -89,10 +90,15 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     ``contentTypeDistribution`` counts every fetched, non-redirect, non-skipped row by
     one of 18 categories (html, pdf, image, …), internal and external; its column sums
     are ``internalContents`` / ``externalContents``. ``crawl`` says how the crawl ended
-    (``stopReason``: complete, max-pages, interrupted, running, unfinished) and how many
+    (``stopReason``: complete, max-pages, interrupted, network-outage, running,
+    unfinished) and how many
     runs wrote it; null for archives written without our run log. ``pageProblems``
     counts pages that were answered but stored with a problem, by kind (``deadline``,
     ``body-too-large``, ``links`` left out …), each page once per kind.
+    ``networkOutages`` (null without the table): ``windows`` the crawl paused in because
+    nothing answered, and ``failuresInside`` — failures recorded inside one (none when
+    the crawl came back: it fetches them again), so a flaky connection is not read as
+    broken pages.
 
     Upstream: ``packages/@nitpicker/query/src/get-summary.ts`` (0.10 era).
     """
@@ -139,6 +145,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         crawl = _crawl_state(a)
         totals = crawl_totals(a, a.lite)
         problems = _page_problems(a)
+        outages = outage_totals(a)
         content_rows = a.execute(
             f"SELECT contentType, isExternal, count(*) AS n FROM {a.lite} pages "
             f"WHERE scraped = 1 AND redirectDestId IS NULL AND {NOT_SKIPPED} "
@@ -166,6 +173,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         "contentTypeDistribution": content,
         "pageProblems": problems,
         "crawl": crawl,
+        "networkOutages": outages,
     }
 
 

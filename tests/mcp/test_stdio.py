@@ -74,6 +74,7 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("find_duplicate_clusters", {"archive": s, "minCount": 2}),
         ("list_isolated_pages", {"archive": s}), ("list_isolated_clusters", {"archive": s}),
         ("get_isolated_cluster", {"archive": s, "representativeUrl": A}),
+        ("list_network_outages", {"archive": s}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls

@@ -48,6 +48,8 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
         "get_duplicate_cluster": {"signature": cluster},
         "get_duplicate_clusters": {"min_count": 5},
         "get_template_cluster": {"key": q.get_template_clusters(archive)["items"][0]["key"]},
+        "get_isolated_cluster": {"representative_url": q.list_isolated_clusters(archive)[
+            "items"][0]["representativeUrl"]},
     }
 
 
