@@ -788,6 +788,8 @@ class Crawler:
                 w.replace_tags(pid, tags)
             w.save_html(pid, html, self.options.html_codec)
             w.save_body_hash(pid, digest)
+            if rendered is not None:
+                w.replace_console_logs(pid, rendered.console)
             for res in resources:
                 self._store_resource(pid, res)
             for url, why, cap in refused:

@@ -18,6 +18,7 @@ import base64
 import contextlib
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,6 +204,9 @@ class Rendered:
     requests: list[str] = field(default_factory=list)  # every URL the page requested
     problems: list[tuple[str, str]] = field(default_factory=list)  # (phase, message)
     navigations: list[str] = field(default_factory=list)  # where scripts tried to go
+    # console messages and uncaught errors, in order (type, text, url, line, column,
+    # stack, ts): at most MAX_CONSOLE of them, each text cut at MAX_CONSOLE_TEXT
+    console: list[dict[str, Any]] = field(default_factory=list)
 
 
 class RenderFailed(Exception):
@@ -428,10 +432,27 @@ class Renderer:
         def on_crash(_page: Any) -> None:
             crashed.set()
 
+        console: list[dict[str, Any]] = []
+
+        def on_console(message: Any) -> None:
+            if len(console) < MAX_CONSOLE:
+                where = message.location or {}
+                console.append(_console_entry(
+                    str(message.type), message.text, where.get("url"),
+                    where.get("lineNumber"), where.get("columnNumber"), None))
+
+        def on_error(error: Any) -> None:
+            if len(console) < MAX_CONSOLE:
+                console.append(_console_entry("pageerror", getattr(error, "message", None)
+                                              or str(error), None, None, None,
+                                              getattr(error, "stack", None)))
+
         page = slot.page
         try:
             page.on("response", on_response)
             page.on("crash", on_crash)
+            page.on("console", on_console)
+            page.on("pageerror", on_error)
             serve = (url, document if self.answer_documents else None)
             render = asyncio.ensure_future(self._render(slot, url, responses, serve))
             crash = asyncio.ensure_future(crashed.wait())
@@ -448,7 +469,9 @@ class Renderer:
             if render in done:
                 failure = render.exception()
                 if failure is None and not crashed.is_set():
-                    return render.result()
+                    rendered: Rendered = render.result()
+                    rendered.console = console
+                    return rendered
             healthy = False
             assert self.watchdog is not None
             if crashed.is_set() or _crash_message(failure):
@@ -475,6 +498,8 @@ class Renderer:
             with contextlib.suppress(Exception):
                 page.remove_listener("response", on_response)
                 page.remove_listener("crash", on_crash)
+                page.remove_listener("console", on_console)
+                page.remove_listener("pageerror", on_error)
             slot.renders += 1
             # a page holding a quarter of the tab's bound (JavaScript heap and typed
             # arrays) leaves with its slot: the next page must not die of its garbage
@@ -625,6 +650,25 @@ def _crash_message(failure: BaseException | None) -> bool:
 
 
 MAX_RESPONSES = 2000
+
+MAX_CONSOLE = 200
+"""Console messages kept per page: a script logging in a loop must not cost more."""
+
+MAX_CONSOLE_TEXT = 2000
+"""Characters kept of one console message, and of one stack."""
+
+
+def _console_entry(kind: str, text: Any, url: Any, line: Any, column: Any, stack: Any
+                   ) -> dict[str, Any]:
+    """One console message as the archive keeps it, every field bounded and typed."""
+    def cut(value: Any) -> str | None:
+        return str(value)[:MAX_CONSOLE_TEXT] if value not in (None, "") else None
+
+    def number(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    return {"type": kind[:40], "text": cut(text), "url": cut(url), "line": number(line),
+            "column": number(column), "stack": cut(stack), "ts": int(time.time() * 1000)}
 """Sub-resource responses recorded per page (a page fetching in a loop stays bounded)."""
 
 

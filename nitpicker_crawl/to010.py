@@ -25,9 +25,11 @@ from typing import Any
 from nitpicker_query import format013, open_archive
 from nitpicker_query.exceptions import NotAnArchive
 from nitpicker_query.format import (
+    CONSOLE_LOGS_DDL,
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_INDEX,
     FORMAT_VERSION,
+    NETWORK_OUTAGES_DDL,
     PAGE_BODY_HASHES_DDL,
     PAGE_SIGNATURES_DDL,
     PAGE_TEMPLATE_TABLES,
@@ -49,6 +51,7 @@ Say = Callable[[str], None]
 
 SHARED_TABLES = ("page_jsonld", "page_errors", "crawl_errors", "page_html_blobs",
                  "page_html_ref", "dedupe_cap_events", "page_signatures", "crawl_runs",
+                 "network_outages",
                  *PAGE_TEMPLATE_TABLES)
 """Tables with the same name and meaning in both formats, copied column for column."""
 
@@ -58,7 +61,8 @@ READ_013 = frozenset({
     "header_value_refs", "header_flags", "anchor_edges", "resource_items",
     "resource_ref_edges", "image_items", "page_technologies", "technology_signals",
     "page_tags", "list_reconcile_runs", "inventory_runs", "analysis_violations",
-    "analysis_text_refs", "sqlite_sequence", *SHARED_TABLES})
+    "analysis_text_refs", "sqlite_sequence", "console_log_items", "page_console_logs",
+    *SHARED_TABLES})
 """The 0.13 tables whose rows reach the 0.10 archive (through the views or as they are);
 rows of any other table are listed as not carried over."""
 
@@ -90,7 +94,8 @@ def convert(source_dir: Path, output_db: Path, *, name: str, version: str,
         conn.execute("ATTACH DATABASE ? AS src", (uri,))
         conn.execute("BEGIN")
         for statement in (*SCHEMA_DDL, dedupe_cap_events_ddl(), DEDUPE_CAP_EVENTS_INDEX,
-                          *PAGE_SIGNATURES_DDL, *PAGE_BODY_HASHES_DDL, CRAWL_RUNS_DDL):
+                          *PAGE_SIGNATURES_DDL, *PAGE_BODY_HASHES_DDL, CRAWL_RUNS_DDL,
+                          NETWORK_OUTAGES_DDL, *CONSOLE_LOGS_DDL):
             conn.execute(statement)
         source_tables = {r[0] for r in conn.execute("SELECT name FROM src.sqlite_master")}
         if "page_templates" in source_tables:  # stored templates (absent means not computed)
@@ -264,6 +269,22 @@ class _Build:
                 if n and table not in ("page_html_blobs", "page_html_ref"):
                     self.report.counts[table] = n
                 self._unread(table, set(self.cols("main", table)))
+        if {"console_log_items", "page_console_logs"} <= self.src_tables:
+            cols = set(self.cols("src", "console_log_items"))
+
+            def ref(table: str, column: str, key: str) -> str:
+                return (f"(SELECT {column} FROM src.{table} WHERE id = s.{key})"
+                        if key in cols else "NULL")
+            self.conn.execute(
+                "INSERT INTO console_log_items (id, hash, type, text, loc_url, loc_line, "
+                "loc_column, stack) SELECT s.id, s.hash, s.type, "
+                f"{ref('text_refs', 'text', 'text_id')}, "
+                f"{ref('url_refs', 'url', 'loc_url_id')}, s.loc_line, s.loc_column, "
+                f"{ref('text_refs', 'text', 'stack_text_id')} "
+                "FROM src.console_log_items s ORDER BY s.id")
+            n = self.copy("src.page_console_logs", "page_console_logs")
+            if n:
+                self.report.counts["page_console_logs"] = n
         runs = "list_reconcile_runs" if "list_reconcile_runs" in self.src_tables else (
             "inventory_runs" if "inventory_runs" in self.src_tables else None)
         if runs is not None:

@@ -170,6 +170,9 @@ class _Build:
                     for old, _ in PAGE_META_URLS if old in self.cols("pages")]
         sources += [f"SELECT v FROM ({sql}) WHERE NOT {_long_data('v')}"
                     for sql in self.blob_sources()]
+        if "console_log_items" in self.src_tables:   # a script's URL (not "debugger://…")
+            sources.append("SELECT loc_url AS v FROM src.console_log_items WHERE "
+                           "lower(substr(loc_url, 1, 4)) = 'http'")
         return sources
 
     def blob_sources(self) -> list[str]:
@@ -205,6 +208,9 @@ class _Build:
                            "ON a.id = e.first")
         if "images" in self.src_tables:
             sources.append("SELECT alt AS v FROM src.images")
+        if "console_log_items" in self.src_tables:
+            sources += ["SELECT text AS v FROM src.console_log_items",
+                        "SELECT stack AS v FROM src.console_log_items"]
         self.run("INSERT INTO temp._t (text) VALUES (?)", (UNKNOWN_DOM_PATH,))
         for sql in sources:
             self.run(f"INSERT OR IGNORE INTO temp._t (text) SELECT v FROM ({sql}) "
@@ -559,7 +565,8 @@ class _Build:
                               ("inventory_runs", "list_reconcile_runs"),
                               ("dedupe_cap_events", "dedupe_cap_events"),
                               ("page_signatures", "page_signatures"),
-                              ("crawl_runs", "crawl_runs")):
+                              ("crawl_runs", "crawl_runs"),
+                              ("network_outages", "network_outages")):
             new = [str(r[1]) for r in self.conn.execute(f'PRAGMA main.table_info("{target}")')]
             n = self.copy(table, target, [(c, c) for c in new])
             if n:
@@ -581,12 +588,29 @@ class _Build:
                                                           ("hash", "hash")], order="page_id")
 
 
+    def console_logs(self) -> None:
+        """``console_log_items`` with their texts and source URL through the ref tables, as
+        upstream keeps them (after ``url_refs``), and ``page_console_logs`` as they are."""
+        if {"console_log_items", "page_console_logs"} <= self.src_tables:
+            self.run("INSERT INTO console_log_items (id, hash, type, text_id, loc_url_id, "
+                     "loc_line, loc_column, stack_text_id) SELECT c.id, c.hash, c.type, "
+                     "t1.id, u.id, c.loc_line, c.loc_column, t2.id FROM src.console_log_items c "
+                     "LEFT JOIN text_refs t1 ON t1.hash = np_sha256(coalesce(c.text, '')) "
+                     "AND t1.text = c.text LEFT JOIN url_refs u ON u.url = c.loc_url "
+                     "LEFT JOIN text_refs t2 ON t2.hash = np_sha256(coalesce(c.stack, '')) AND "
+                     "t2.text = c.stack ORDER BY c.id")
+            n = self.copy("page_console_logs", "page_console_logs",
+                          [(c, c) for c in ("id", "pageId", "consoleLogId", "ts")])
+            if n:
+                self.report.counts["page_console_logs"] = n
+
+
 OWN_TABLES = frozenset({
     "info", "pages", "anchors", "images", "resources", "resources-referrers", "page_tags",
     "page_jsonld", "page_errors", "crawl_errors", "page_html_blobs", "page_html_ref",
     "inventory_runs", "dedupe_cap_events", "page_signatures", "crawl_runs",
     "page_body_hashes", "page_templates", "page_template_clusters", "page_template_labels",
-    "sqlite_sequence"})
+    "network_outages", "console_log_items", "page_console_logs", "sqlite_sequence"})
 """The 0.10 tables the conversion reads (``page_body_hashes``: the hashes are computed again
 from the stored HTML, the same values); any other table is listed as not carried over."""
 
@@ -642,6 +666,7 @@ def convert(source_db: Path, output_db: Path, *, name: str, version: str,
         b.images()
         b.body_hashes(jobs)
         b.page_meta()
+        b.console_logs()
         b.unmapped("pages", [*(o for o, _ in CONTENT_ITEM_COLUMNS),
                              *(o for o, _ in PAGE_META_PLAIN), *(o for o, _ in PAGE_META_TEXTS),
                              *(o for o, _ in PAGE_META_URLS), "url", "contentType",

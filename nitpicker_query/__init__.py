@@ -32,6 +32,7 @@ from .exceptions import (
 )
 from .format import FORMAT_VERSION
 from .queries.check_headers import check_headers
+from .queries.console_logs import get_page_console_logs, list_console_logs
 from .queries.duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
 from .queries.find_duplicates import find_duplicates
 from .queries.find_mismatches import find_mismatches
@@ -84,6 +85,7 @@ __all__ = [
     "get_duplicate_cluster",
     "get_duplicate_clusters",
     "get_isolated_cluster",
+    "get_page_console_logs",
     "get_page_detail",
     "get_page_html",
     "get_page_jsonld",
@@ -95,6 +97,7 @@ __all__ = [
     "get_template_cluster",
     "get_template_clusters",
     "get_violations",
+    "list_console_logs",
     "list_dedupe_cap_events",
     "list_images",
     "list_inbound_links",

@@ -17,6 +17,8 @@ from .content_types import CATEGORIES
 from .paging import MAX_LIMIT
 from .queries.check_headers import SORT_KEYS as HEADER_SORTS
 from .queries.check_headers import check_headers
+from .queries.console_logs import SORTS as CONSOLE_SORTS
+from .queries.console_logs import get_page_console_logs, list_console_logs
 from .queries.duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
 from .queries.find_duplicates import SORT_COLUMNS as DUPLICATE_SORTS
 from .queries.find_duplicates import find_duplicates
@@ -605,6 +607,31 @@ QUERIES += (
                   "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'",),
         table_columns=("url", "title"),
         heavy=True,
+    ),
+    QuerySpec(
+        "list_console_logs", "console-logs", list_console_logs,
+        "Console messages and uncaught errors of the rendered pages, each distinct one "
+        "once, most frequent first.",
+        (
+            Param("type", "str", "Only this message type (error, warning, log, info, "
+                  "pageerror for uncaught errors …).", example="error", max_length=40),
+            Param("sort_by", "choice", "What to sort by.", default="totalCount",
+                  choices=tuple(CONSOLE_SORTS), example="pageCount"),
+            Param("sort_order", "choice", "Sort direction.", default="desc",
+                  choices=("asc", "desc"), example="asc"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query console-logs site.nitpicker --type error",),
+        table_columns=("type", "totalCount", "pageCount", "text", "url", "line"),
+    ),
+    QuerySpec(
+        "get_page_console_logs", "page-console-logs", get_page_console_logs,
+        "Every console message and uncaught error of one page, in order.",
+        (_PAGE_URL,),
+        is_list=False, not_found="No page with URL {url} in this archive (URLs must match "
+        "exactly as stored; list them with list_pages, or the pages command).",
+        examples=("nitpicker-query page-console-logs site.nitpicker --url "
+                  "https://example.com/",),
     ),
     QuerySpec(
         "list_network_outages", "network-outages", list_network_outages,

@@ -333,6 +333,28 @@ NETWORK_OUTAGES_DDL = (
 archive: one row per window during which the crawl paused because nothing answered
 (:mod:`nitpicker_crawl.outages`); epoch ms."""
 
+CONSOLE_LOGS_DDL = (
+    "create table if not exists `console_log_items` (`id` integer not null primary key, "
+    "`hash` blob not null unique, `type` text not null, `text` text null, `loc_url` text "
+    "null, `loc_line` integer null, `loc_column` integer null, `stack` text null)",
+    "create index if not exists `console_log_items_type_index` on `console_log_items` "
+    "(`type`)",
+    "create table if not exists `page_console_logs` (`id` integer not null primary key "
+    "autoincrement, `pageId` integer not null, `consoleLogId` integer not null, `ts` "
+    "integer not null, foreign key(`pageId`) references `pages`(`id`) on delete CASCADE, "
+    "foreign key(`consoleLogId`) references `console_log_items`(`id`))",
+    "create index if not exists `page_console_logs_pageid_index` on `page_console_logs` "
+    "(`pageId`)",
+    "create index if not exists `page_console_logs_consolelogid_index` on "
+    "`page_console_logs` (`consoleLogId`)",
+)
+"""Upstream's two console tables (format 0.13), in a 0.10 archive: each distinct message
+once (``console_log_items``: type, text, where it came from, the stack of an uncaught
+error; ``hash`` over all of them), and each occurrence on a page
+(``page_console_logs``, the same columns as upstream's). Upstream keeps the texts and
+the source URL in its ref tables (``text_id``, ``loc_url_id``, ``stack_text_id``); here
+they are inline (``text``, ``loc_url``, ``stack``)."""
+
 PAGE_TEMPLATES_DDL = (
     "CREATE TABLE IF NOT EXISTS page_templates (page_id INTEGER PRIMARY KEY "
     "REFERENCES pages(id), template_key TEXT NOT NULL) WITHOUT ROWID",
@@ -369,6 +391,8 @@ FORMAT_TABLES: dict[str, tuple[str, ...]] = {
     "page_signatures": ("page_id", "signature", "shape_signature"),
     "page_body_hashes": ("page_id", "body_hash"),
     "network_outages": ("started_at", "detected_at", "ended_at"),
+    "console_log_items": ("id", "type"),
+    "page_console_logs": ("pageId", "consoleLogId"),
     "crawl_runs": ("id", "stopReason", "options"),
     "analysis_violations": ("page_id", "validator", "severity", "rule", "message_text_id"),
     "analysis_text_refs": ("id", "text"),

@@ -132,13 +132,15 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "isolated-pages": ("list_isolated_pages", ("url", "status", "source", "title")),
     "isolated-clusters": ("list_isolated_clusters", ("representativeUrl", "size", "status",
                                                      "title")),
+    "console-logs": ("list_console_logs", ("type", "totalCount", "pageCount", "text", "url",
+                                           "line", "samplePage")),
     "network-outages": ("list_network_outages", ("startedAt", "endedAt", "probeHost",
                                                  "triggerErrorCount", "failures")),
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "network-outages")
+       "console-logs", "network-outages")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),

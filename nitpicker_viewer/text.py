@@ -19,6 +19,7 @@ STRINGS: dict[str, str] = {
     "isolated-pages": "Orphans",
     "isolated-clusters": "Orphan clusters",
     "network-outages": "Outages",
+    "console-logs": "Console",
     "duplicate-body-clusters": "Same-body clusters",
     "mismatches": "Mismatches",
     "headers": "Headers",
@@ -137,6 +138,8 @@ LABELS: dict[str, str] = {
     "source": "Found by", "representativeUrl": "First page", "size": "Pages",
     "startedAt": "From", "endedAt": "To", "probeHost": "Probed",
     "triggerErrorCount": "Failures that set it off", "failures": "Failed inside",
+    "totalCount": "Times", "pageCount": "Pages", "samplePage": "First seen on",
+    "line": "Line", "text": "Message",
     "finalStatus": "Final status", "redirectStatus": "Redirect",
 }
 

@@ -18,6 +18,7 @@ Not thread-safe by design: the crawler feeds it from a single writer task.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -34,6 +35,7 @@ from nitpicker_query import extract, locks
 from nitpicker_query.archive import classify
 from nitpicker_query.exceptions import NitpickerError, NotAnArchive, UnsupportedFormat
 from nitpicker_query.format import (
+    CONSOLE_LOGS_DDL,
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
     DEDUPE_CAP_EVENTS_INDEX,
@@ -258,6 +260,8 @@ class ArchiveWriter:
             self.conn.execute(statement)
         self.conn.execute(CRAWL_RUNS_DDL)
         self.conn.execute(NETWORK_OUTAGES_DDL)
+        for statement in CONSOLE_LOGS_DDL:
+            self.conn.execute(statement)
 
     # ------------------------------------------------------------------ helpers
 
@@ -542,6 +546,23 @@ class ArchiveWriter:
             "started_at": started_at, "detected_at": detected_at, "ended_at": ended_at,
             "probe_host": probe_host, "trigger_error_count": trigger_error_count,
             "trigger_host_count": trigger_host_count})
+
+    def replace_console_logs(self, page_id: int, entries: Sequence[Mapping[str, Any]]
+                             ) -> None:
+        """The page's console messages, in order (a page crawled again loses its old
+        ones); each distinct message stored once, by the hash of all its fields."""
+        self._begin()
+        self.conn.execute("DELETE FROM page_console_logs WHERE pageId = ?", (page_id,))
+        for e in entries:
+            fields = (e.get("type") or "log", e.get("text"), e.get("url"), e.get("line"),
+                      e.get("column"), e.get("stack"))
+            digest = hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).digest()
+            self.conn.execute(
+                "INSERT OR IGNORE INTO console_log_items (hash, type, text, loc_url, "
+                "loc_line, loc_column, stack) VALUES (?, ?, ?, ?, ?, ?, ?)", (digest, *fields))
+            self.conn.execute(
+                "INSERT INTO page_console_logs (pageId, consoleLogId, ts) SELECT ?, id, ? "
+                "FROM console_log_items WHERE hash = ?", (page_id, e.get("ts") or 0, digest))
 
     def set_source(self, url: str, source: str) -> None:
         """Relabel ``url``'s row (an inventory URL a crawled page turned out to link to)."""

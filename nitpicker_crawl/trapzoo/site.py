@@ -27,6 +27,9 @@ orphans                    robots.txt names /sitemap_index.xml: a      4 + 1
                            (series 2 links 3), /orphans/gone/ (404);
                            its second sitemap is missing
 plumbing                   redirects, 404, 500, JS-only link, robots,   small
+                           console messages (an error on /js/ and
+                           /slow/, a warning and an uncaught error on
+                           /js/),
                            slow page, PDF, external links, a page that
                            refuses HEAD; /wedge/ (not linked) never
                            finishes loading
@@ -206,6 +209,11 @@ GTM_SNIPPET = (
 """Google Tag Manager's snippet, consent-gated as many sites ship it: the loader is
 defined but never called, so a rendering crawler never leaves 127.0.0.1. Technology
 detection reads the container id from the script text."""
+
+WIDGET_ERROR = '<script src="/static/widget.js"></script>'
+"""A shared script that logs a console error on the two pages that load it (/js/ and
+/slow/): one message (same text, same source), two pages. /js/ also warns and throws an
+uncaught error from its own inline script."""
 
 WORDPRESS_HEAD = (f'<meta name="generator" content="WordPress {WORDPRESS_VERSION}">'
                   f'<script src="/static/jquery-{JQUERY_VERSION}.min.js"></script>')
@@ -394,6 +402,9 @@ class Site:
             body = ("window.jQuery = window.$ = function () {};"
                     f"window.jQuery.fn = window.jQuery.prototype = {{jquery: '{JQUERY_VERSION}'}};")
             return Response(body=body.encode(), content_type="application/javascript")
+        if path == "/static/widget.js":   # a shared script that fails the same everywhere
+            return Response(body=b"console.error('trapzoo: widget failed to load');",
+                            content_type="application/javascript")
         if path.endswith(".js"):
             return Response(body=b"void 0;", content_type="application/javascript")
         if path.endswith(".png"):
@@ -418,7 +429,10 @@ class Site:
         script = ("<script>document.addEventListener('DOMContentLoaded',function(){"
                   "var a=document.createElement('a');a.href='/js/inserted/';"
                   "a.textContent='inserted';document.body.appendChild(a);});</script>")
-        return page("JavaScript page", description="Has a link only scripts add", head=script)
+        noisy = ("<script>console.warn('trapzoo: deprecated API used');"
+                 "throw new Error('trapzoo: cart is not defined');</script>")
+        return page("JavaScript page", description="Has a link only scripts add",
+                    head=script + WIDGET_ERROR + noisy)
 
     def sitemap_index(self, path: str, query: dict[str, list[str]]) -> Response:
         locs = "".join(f"<sitemap><loc>{self.base}/sitemaps/{name}</loc></sitemap>"
@@ -469,7 +483,7 @@ class Site:
             f'name="token" value="{token}"><textarea name="message"></textarea></form>'))
 
     def slow(self, path: str, query: dict[str, list[str]]) -> Response:
-        r = page("Slow page", description="Takes its time")
+        r = page("Slow page", description="Takes its time", head=WIDGET_ERROR)
         r.delay = SLOW_SECONDS
         return r
 

@@ -13,6 +13,7 @@ from . import (
     get_duplicate_cluster,
     get_duplicate_clusters,
     get_isolated_cluster,
+    get_page_console_logs,
     get_page_detail,
     get_page_html,
     get_page_jsonld,
@@ -25,6 +26,7 @@ from . import (
     get_template_clusters,
     get_violations,
     list_archives,
+    list_console_logs,
     list_dedupe_cap_events,
     list_images,
     list_inbound_links,
@@ -75,6 +77,8 @@ TOOLS: tuple[ToolDef, ...] = (
     list_isolated_clusters.TOOL,
     get_isolated_cluster.TOOL,
     list_network_outages.TOOL,
+    list_console_logs.TOOL,
+    get_page_console_logs.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

@@ -479,11 +479,15 @@ def test_an_upstream_archive_to_010(tmp_path: Path) -> None:
     db.conn.execute("INSERT INTO technology_signals (pageId, technology, signalType, weight) "
                     "VALUES (?, 'WordPress', 'meta-generator', 80)", (home,))
     db.conn.execute("INSERT INTO console_log_items (hash, type) VALUES (x'00', 'error')")
+    db.conn.execute("INSERT INTO page_main_content_headings (pageId, \"order\", text, level) "
+                    "VALUES (?, 0, 'Welcome', 1)", (home,))
     archive = db.tar(tmp_path / "upstream.nitpicker")
     back = tmp_path / "ours.nitpicker"
     done = run_convert(str(archive), "--to", "0.10", "-o", str(back))
     assert done.returncode == 0, done.stderr
-    assert "table console_log_items (1 rows) has no place in format 0.10" in done.stderr
+    assert "table page_main_content_headings (1 rows) has no place in format 0.10" in \
+        done.stderr
+    assert _rows(back, "SELECT type, text FROM console_log_items") == [("error", None)]
     assert "1 alias row(s)" in done.stderr
     assert "1 row(s) marked with a cap event (content_items.dedupe_cap_event_id) that are " \
         "not refused URLs" in done.stderr

@@ -30,6 +30,7 @@ SAMPLE_ARGS = {
     "get_page_jsonld_overview": {"url": "http://localhost/a"},
     "get_template_cluster": {"key": '["path:|css:","cluster:0"]'},
     "get_isolated_cluster": {"representative_url": "http://localhost/a"},
+    "get_page_console_logs": {"url": "http://localhost/a"},
     "get_duplicate_cluster": {"signature": page_keys(
         "http://localhost/a", title="Page A", description=None, og_title=None,
         og_url=None).signature},

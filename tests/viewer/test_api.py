@@ -50,6 +50,7 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
         "get_template_cluster": {"key": q.get_template_clusters(archive)["items"][0]["key"]},
         "get_isolated_cluster": {"representative_url": q.list_isolated_clusters(archive)[
             "items"][0]["representativeUrl"]},
+        "get_page_console_logs": {"url": home + "js/"},
     }
 
 
