@@ -397,6 +397,8 @@ class Crawler:
             self.progress.say(f"[nitpicker] {reason} ({name}): finishing the pages in flight "
                               f"for at most {grace:g} s (Ctrl-C again to stop at once)…")
             asyncio.get_running_loop().call_later(grace, self._abandon_in_flight)
+        if self.watch is not None:
+            self.watch.stop()   # an outage is not waited out any more
         self._spawn(self.frontier.close())
         if self._stop_requests > 1:
             self._abandon_in_flight()

@@ -28,6 +28,7 @@ off), so a reader can tell "the site was down" from "our network was down".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ class Watch(Generic[T]):
     say: Callable[[str], None] = lambda _line: None
     clock: Callable[[], float] = time.time
     online: asyncio.Event = field(default_factory=asyncio.Event)
+    stopped: asyncio.Event = field(default_factory=asyncio.Event)   # Ctrl-C, SIGTERM
     windows: list[Window] = field(default_factory=list)
     _held: list[_Held[T]] = field(default_factory=list)
     _streak: int = 0
@@ -164,7 +166,13 @@ class Watch(Generic[T]):
         began = time.monotonic()
         attempt = 0
         while True:
-            await asyncio.sleep(PROBE_DELAYS_S[min(attempt, len(PROBE_DELAYS_S) - 1)])
+            delay = PROBE_DELAYS_S[min(attempt, len(PROBE_DELAYS_S) - 1)]
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopped.wait(), timeout=delay)
+            if self.stopped.is_set():   # the crawl is stopping: the held URLs stay held
+                window.ended_at = int(self.clock() * 1000)
+                self.online.set()
+                return
             attempt += 1
             if await self.probe():
                 break
@@ -194,7 +202,7 @@ class Watch(Generic[T]):
         if self.checking:
             assert self._checking is not None
             await self._checking
-        if self.gave_up:
+        if self.gave_up or self.stopped.is_set():
             return 0
         before = sum(w.retried for w in self.windows)
         if any(h.internal for h in self._held):
@@ -203,6 +211,12 @@ class Watch(Generic[T]):
             done, self._held = self._held, []
             await self.store([h.item for h in done])
         return sum(w.retried for w in self.windows) - before
+
+    def stop(self) -> None:
+        """The crawl is stopping (Ctrl-C, SIGTERM): no more waiting for the network; what
+        is held is left for ``--resume``."""
+        self.stopped.set()
+        self.online.set()
 
     def left(self) -> list[T]:
         """What is still held (a crawl stopped during an outage): for ``--resume``."""

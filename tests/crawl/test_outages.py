@@ -243,3 +243,38 @@ def test_an_outage_past_max_outage_stops_for_resume(site_factory: list[Site],
     assert again.returncode == 0, again.stderr[-2000:]
     statuses = fetched(out)
     assert len(statuses) == 200 and set(statuses.values()) == {200}
+
+
+def test_ctrl_c_during_an_outage_stops_at_once(site_factory: list[Site],
+                                               tmp_path: Path) -> None:
+    """Nothing answers and the crawl is probing (--max-outage 600 s): Ctrl-C stops it
+    within its grace period, the archive is written, and the URLs that failed meanwhile
+    are left for --resume, which finishes the site once it is back."""
+    import signal
+
+    site = Site(200, stop_after=50, down_s=None)
+    site_factory.append(site)
+    site.start()
+    out = tmp_path / "site.nitpicker"
+    crawler = subprocess.Popen([CRAWL, site.url, "-o", str(out), "--no-render",
+                                "--no-templates", "--no-sitemap", "--stop-grace", "2"],
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert crawler.stderr is not None
+    said = ""
+    while "[network]" not in said:
+        line = crawler.stderr.readline()
+        assert line, said
+        said += line
+    began = time.monotonic()
+    crawler.send_signal(signal.SIGINT)
+    rest = crawler.communicate(timeout=60)[1]
+    assert crawler.returncode == 130, said + rest
+    assert time.monotonic() - began < 20
+    with q.open_archive(out) as a:
+        failed = a.execute("SELECT count(*) FROM pages WHERE status = -1").fetchone()[0]
+    assert failed == 0
+    site.start()
+    again = subprocess.run([CRAWL, "--resume", str(out)], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert set(fetched(out).values()) == {200} and len(fetched(out)) == 200
