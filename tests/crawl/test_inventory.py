@@ -224,6 +224,7 @@ def _labels(archive: Path) -> dict[tuple[str, int], int]:
             "SELECT source, scraped, count(*) FROM pages GROUP BY 1, 2").fetchall()}
 
 
+@pytest.mark.slow   # up to a dozen crawls of TrapZoo
 def test_a_crawl_stopped_early_crawls_its_inventory_when_resumed(
         zoo: TrapZoo, plain_crawl: Crawl, tmp_path: Path) -> None:
     """Stopped before the linked site is done, the inventory waits (and the last line

@@ -221,6 +221,7 @@ def test_the_sites_own_failures_are_still_failures(site_factory: list[Site],
     assert windows(out) == [] and "[network]" not in done.stderr
 
 
+@pytest.mark.slow   # waits out --max-outage, then a second crawl
 def test_an_outage_past_max_outage_stops_for_resume(site_factory: list[Site],
                                                     tmp_path: Path) -> None:
     site = Site(200, stop_after=50, down_s=None)
