@@ -159,8 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Read the site's sitemaps (robots.txt Sitemap: lines, else "
                    "/sitemap.xml; indexes and gzip followed) as its inventory (default): "
                    "the URLs no crawled page links to are crawled once the linked site is "
-                   "done and marked inventory-seed, so list-isolated-pages finds orphans. "
-                   "--no-sitemap reads none.")
+                   "done and marked inventory-seed, so nitpicker-query isolated-pages "
+                   "lists the orphans. --no-sitemap reads none.")
     p.add_argument("--list", "--inventory", dest="list_file", metavar="FILE",
                    help="Also take the URLs of FILE (one a line, # comments; - reads "
                    "standard input) into the inventory, as the sitemaps' (a server's file "
