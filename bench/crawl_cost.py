@@ -1,13 +1,14 @@
 """What a change costs the crawler: pages/s of two source trees, interleaved in one run.
 
-    python bench/crawl_cost.py --tree /path/to/worktree-of-older-commit [--pages 2000]
+    python bench/crawl_cost.py --tree /path/to/worktree-of-older-commit [--pages 2000] [--render]
 
 Each round crawls TrapZoo's endless session trap (``/catalog/?session=…``, small pages
 that each link two new ones) with ``--no-render --max-pages N --no-templates --interval
 0`` once with the older tree and once with this one, each in a fresh process importing
 its own tree (``PYTHONPATH``), alternating, so the machine's drift (other load, CPU
 frequency) falls on both. Without ``--tree`` only this tree is timed. Wall time of the
-whole process, start-up included: what a user waits for.
+whole process, start-up included: what a user waits for. ``--render`` crawls in Chromium
+instead (start-up of the browser included).
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 CLI = "import sys; from nitpicker_crawl.cli import main; sys.exit(main())"
 
 
-def crawl(tree: Path, start: str, pages: int) -> float:
+def crawl(tree: Path, start: str, pages: int, render: bool = False) -> float:
     """Pages per second of one crawl with ``tree``'s code."""
     with tempfile.TemporaryDirectory() as work:
         began = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-c", CLI, start, "-o", f"{work}/site.nitpicker", "--no-render",
+            [sys.executable, "-c", CLI, start, "-o", f"{work}/site.nitpicker",
+             "--render" if render else "--no-render",
              "--max-pages", str(pages), "--no-templates", "--silent", "--interval", "0"],
             env={**os.environ, "PYTHONPATH": str(tree)}, cwd=work, capture_output=True,
             text=True)
@@ -48,6 +50,7 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, help="an older commit's worktree to compare")
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--render", action="store_true", help="crawl in Chromium")
     args = parser.parse_args()
     trees = ([("before", args.tree)] if args.tree else []) + [("this tree", ROOT)]
     results: dict[str, list[float]] = {name: [] for name, _ in trees}
@@ -55,7 +58,7 @@ def main() -> None:
         start = zoo.url + "catalog/?session=0123456789abcdef"
         for _ in range(args.rounds):
             for name, tree in trees:
-                results[name].append(crawl(tree, start, args.pages))
+                results[name].append(crawl(tree, start, args.pages, args.render))
                 print(f"{name}: {results[name][-1]:.1f} pages/s", flush=True)
     for name, values in results.items():
         print(f"{name}: " + ", ".join(f"{v:.1f}" for v in values) + " pages/s")
