@@ -173,6 +173,8 @@ class Crawler:
         self._listed = listed
         self.inventory_queued = 0
         self.inventory_reached = False   # the frontier ran dry once: the inventory's turn
+        # sitemaps are read while the site is crawled: needed only when it is done
+        self._discovery: asyncio.Future[None] | None = None
         self._labels = "source" in writer.page_columns  # early 0.10 archives lack it
         self.frontier.refills.append(self._queue_inventory)
         # network outages (nitpicker_crawl/outages.py): made in run(), on the event loop
@@ -232,8 +234,8 @@ class Crawler:
 
     async def _discover_inventory(self) -> None:
         """Read the site's sitemaps (robots.txt ``Sitemap:`` lines of each root's origin,
-        else ``/sitemap.xml``) and the ``--list`` lines into :attr:`inventory`, before
-        the first page: the crawl fetches them when it has done everything linked."""
+        else ``/sitemap.xml``) and the ``--list`` lines into :attr:`inventory`, beside the
+        crawl (a task of its own): it fetches them when it has done everything linked."""
         opts = self.options
 
         def norm(url: str) -> str | None:
@@ -245,7 +247,6 @@ class Crawler:
             take(self.inventory, listed, lines, norm, self.scope.is_internal)
         if not opts.sitemap:
             return
-        self.progress.note("Reading sitemaps…")
         starts: dict[str, None] = {}
         guessed: set[str] = set()
         origins = {origin(root) for root in opts.roots}
@@ -281,6 +282,14 @@ class Crawler:
         """Every inventory URL the crawl has not met: labelled ``inventory-seed`` (no
         crawled page links to it: the crawl of the roots is done), recorded as queued
         rows in one transaction (a ``--resume`` finds them), and queued."""
+        if self.frontier.closed:
+            return 0
+        if self._discovery is not None:
+            discovery, self._discovery = self._discovery, None
+            try:
+                await discovery   # reading sitemaps was given until now
+            except Exception as exc:  # a bug there must not end the crawl: said, not raised
+                self.progress.say(f"[sitemap] reading the sitemaps failed: {exc!r}")
         if self.frontier.closed:
             return 0
         self.inventory_reached = True
@@ -444,10 +453,15 @@ class Crawler:
                                          js_paths=technologies.js_paths()
                                          if self.fingerprints is not None else None)
                 await self.renderer.start()
-            await self._discover_inventory()
+            self._discovery = asyncio.ensure_future(self._discover_inventory())
             self._tasks = [asyncio.create_task(self._worker()) for _ in range(opts.parallels)]
             await asyncio.gather(*self._tasks, return_exceptions=True)
         finally:
+            if self._discovery is not None:   # stopped before the inventory's turn:
+                if self.outcome.stop_reason == "interrupted":   # Ctrl-C waits for nothing
+                    self._discovery.cancel()
+                with contextlib.suppress(BaseException):   # else its count is reported
+                    await self._discovery
             for sig in installed:
                 loop.remove_signal_handler(sig)
             if self.renderer is not None:

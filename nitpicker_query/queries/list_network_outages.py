@@ -8,6 +8,15 @@ from ..archive import Archive, opened
 from ..paging import check_paging, envelope
 
 
+def _last_fetch(a: Archive, rows: list[tuple[Any, ...]]) -> int | None:
+    """The archive's last fetch, where a window left open by a crash ends; read (a scan of
+    every page) only when some window is open."""
+    if all(row[1] is not None for row in rows):
+        return None
+    value = a.execute("SELECT max(lastCrawledAt) FROM pages").fetchone()[0]
+    return int(value) if value is not None else None
+
+
 def _inside(a: Archive, started: int, ended: int | None, last: int | None) -> int:
     """Failures (status -1) recorded between ``started`` and ``ended`` (an open window:
     the archive's last fetch)."""
@@ -20,8 +29,8 @@ def outage_totals(a: Archive) -> dict[str, int] | None:
     """``{windows, failuresInside}`` for the summary; None without the table."""
     if not a.has_table("network_outages"):
         return None
-    last = a.execute("SELECT max(lastCrawledAt) FROM pages").fetchone()[0]
     rows = a.rows("SELECT started_at, ended_at FROM network_outages")
+    last = _last_fetch(a, rows)
     return {"windows": len(rows),
             "failuresInside": sum(_inside(a, s, e, last) for s, e in rows)}
 
@@ -45,10 +54,10 @@ def list_network_outages(archive: Archive | str, *, limit: int = 100,
         if not a.has_table("network_outages"):
             return envelope([], 0, limit, offset)
         total = a.count("SELECT count(*) FROM network_outages")
-        last = a.execute("SELECT max(lastCrawledAt) FROM pages").fetchone()[0]
         rows = a.rows("SELECT id, started_at, detected_at, ended_at, probe_host, "
                       "trigger_error_count, trigger_host_count FROM network_outages "
                       "ORDER BY started_at, id LIMIT ? OFFSET ?", (limit, offset))
+        last = _last_fetch(a, [(r[0], r[3]) for r in rows])
         items = []
         for oid, started, detected, ended, host, errors, hosts in rows:
             items.append({"id": oid, "startedAt": started, "detectedAt": detected,

@@ -21,8 +21,7 @@ def test_a_shared_error_is_one_message_on_two_pages(rendered_crawl: Crawl,
                                                     zoo: TrapZoo) -> None:
     logs = q.list_console_logs(rendered_crawl.archive)
     ours = {(i["type"], i["text"]): i for i in logs["items"]
-            if (i["text"] or "").startswith(("trapzoo:", "Error: trapzoo", "Uncaught"))
-            or "trapzoo" in (i["text"] or "")}
+            if "trapzoo" in (i["text"] or "")}   # the browser may log its own too
     widget = ours[("error", "trapzoo: widget failed to load")]
     assert (widget["pageCount"], widget["totalCount"]) == (2, 2)
     assert widget["samplePage"] in (f"{zoo.url}js/", f"{zoo.url}slow/")
