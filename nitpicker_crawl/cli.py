@@ -32,6 +32,7 @@ from .archive import ArchiveWriter
 from .crawler import Crawler
 from .excludes import split_list
 from .inventory import read_list
+from .main_contents import SelectorError, check_selector
 from .options import FLAGS, MINIMUM, CrawlOptions
 from .scope import Scope
 from .urls import normalize
@@ -161,6 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "the URLs no crawled page links to are crawled once the linked site is "
                    "done and marked inventory-seed, so nitpicker-query isolated-pages "
                    "lists the orphans. --no-sitemap reads none.")
+    p.add_argument("--main-contents", action=argparse.BooleanOptionalAction,
+                   help="Record each page's main region (<main>, role=main, #content …) "
+                   "with its length and its headings, images, tables, buttons, iframes, "
+                   "media, canvases and custom elements (default), for nitpicker-query "
+                   "main-contents. --no-main-contents skips it.")
+    p.add_argument("--main-content-selector", metavar="CSS",
+                   help="The CSS selector of the site's main region, tried before the usual "
+                   "ones (<main>, role=main, #main, #content …).")
     p.add_argument("--list", "--inventory", dest="list_file", metavar="FILE",
                    help="Also take the URLs of FILE (one a line, # comments; - reads "
                    "standard input) into the inventory, as the sitemaps' (a server's file "
@@ -261,6 +270,11 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
         low_ok = name == "stop_grace_s" and seconds == 0
         if seconds is not None and not low_ok and not 0 < seconds < float("inf"):
             parser.error(f"{FLAGS[name]} must be more than 0 seconds, got {seconds}")
+    if given.get("main_content_selector") is not None:
+        try:
+            given["main_content_selector"] = check_selector(given["main_content_selector"])
+        except SelectorError as exc:
+            parser.error(str(exc))
     for pattern in given.get("exclude_patterns", ()):
         try:
             re.compile(pattern)
@@ -648,9 +662,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if crawler.inventory.urls:
         read = plural(len(crawler.inventory.urls), "URL") + " in the sitemaps or the list"
         if crawler.inventory_reached:
+            shown = shlex.quote(os.path.relpath(output))
+            files = crawler.inventory_resources
             print(f"{PROG}: inventory: {read}, {crawler.inventory_queued} of them linked from "
-                  f"no crawled page (nitpicker-query isolated-pages "
-                  f"{shlex.quote(os.path.relpath(output))})", file=sys.stderr)
+                  f"no crawled page (nitpicker-query isolated-pages {shown})"
+                  + (f", of which {plural(files, 'file')} (stylesheets, scripts, images …) "
+                     f"stored as resources (nitpicker-query unused-resources {shown})"
+                     if files else ""), file=sys.stderr)
         else:
             print(f"{PROG}: inventory: {read}; not crawled yet: the crawl stopped before the "
                   "linked site was done (--resume crawls them)", file=sys.stderr)

@@ -25,13 +25,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from nitpicker_crawl.archive import ArchiveWriter
+from nitpicker_query.content_types import SUBRESOURCE_CATEGORIES, classify_content_type
 from nitpicker_query.keys import is_eligible, page_keys, shape_key
 from nitpicker_query.signals import declared_target, page_signals
 from nitpicker_query.terminal import fit
 from nitpicker_query.totals import crawl_totals
 from page_cluster.nesting import parse_html
 
-from . import extraction, technologies
+from . import extraction, main_contents, technologies
 from .content import Content, body_hash, main_content
 from .excludes import Excluder, keyword_matcher
 from .fetcher import (
@@ -172,6 +173,7 @@ class Crawler:
         self.inventory = Inventory()
         self._listed = listed
         self.inventory_queued = 0
+        self.inventory_resources = 0   # inventory files stored as resources
         self.inventory_reached = False   # the frontier ran dry once: the inventory's turn
         # sitemaps are read while the site is crawled: needed only when it is done
         self._discovery: asyncio.Future[None] | None = None
@@ -297,6 +299,9 @@ class Crawler:
             return 0
         seen = self.frontier.seen
         fresh = [u for u in self.inventory.urls if u not in seen]
+        # a file pages already load (or an earlier run stored) is fetched again by nobody
+        loaded = await self._write(lambda: self.writer.resource_urls(fresh))
+        fresh = [u for u in fresh if u not in loaded]
         if not fresh:
             return 0
         if self._labels:
@@ -667,6 +672,13 @@ class Crawler:
             if not item.external:  # an external page too big for its title is not broken
                 self._count_error(item, problem)
             return "done"
+        if final == url and not item.external and final_internal and fetched.status < 300 \
+                and self.writer.sources.get(url) == "inventory-seed" and \
+                classify_content_type(fetched.content_type) in SUBRESOURCE_CATEGORIES:
+            # a stylesheet, script, image … of the inventory that no page links to: a
+            # resource of the site, unused unless a page loads it (list_unused_resources)
+            await self._write(lambda: self._store_inventory_resource(fetched))
+            return "done"
         if item.external or not final_internal or not full or not fetched.is_html \
                 or fetched.status >= 300:  # a redirect that ends here is no page to render
             await self._write(lambda: self._store_metadata(fetched, sources,
@@ -752,6 +764,20 @@ class Crawler:
                 metas=raw.get("metas", []), scripts=raw.get("scripts", []),
                 requests=rendered.requests if rendered is not None else (),
                 globals_=rendered.globals if rendered is not None else None, tree=tree))
+        main = None
+        if self.options.main_contents:
+            # off the event loop (a hostile page's elements are many); the tree parsed
+            # here serves the soft cap's read below
+            selector = self.options.main_content_selector or None
+            base_href = raw.get("baseHref")
+            unparsed = tree
+
+            def inventory() -> tuple[Any, main_contents.MainContents]:
+                t = unparsed if unparsed is not None else parse_html(html)
+                return t, main_contents.read(t, final, selector=selector, base_href=base_href)
+
+            tree, main = await asyncio.get_running_loop().run_in_executor(self._reader,
+                                                                          inventory)
         keys = event = None
         if is_eligible(
                 is_external=False, content_type=fetched.content_type, title=fields["title"],
@@ -804,6 +830,8 @@ class Crawler:
                 w.replace_tags(pid, tags)
             w.save_html(pid, html, self.options.html_codec)
             w.save_body_hash(pid, digest)
+            if main is not None:
+                w.replace_main_contents(pid, main.columns(), main.items)
             if rendered is not None:
                 w.replace_console_logs(pid, rendered.console)
             for res in resources:
@@ -1025,6 +1053,18 @@ class Crawler:
         pid = self.writer.save_page(fetched.url, fields, isExternal=int(external),
                                     isTarget=0 if external else 1, isSkipped=0)
         self.writer.record_redirect(sources, pid)
+        self.writer.commit()
+
+    def _store_inventory_resource(self, fetched: Fetched) -> None:
+        """An inventory file of a sub-resource type: a ``resources`` row labelled
+        ``inventory-seed`` in place of its queued ``pages`` row."""
+        fields = self._response_fields(fetched)
+        del fields["scraped"]
+        self.writer.forget_queued(fetched.url)
+        self.writer.save_resource(fetched.url, **fields, isExternal=0,
+                                  compress=fetched.headers.get("content-encoding"),
+                                  source="inventory-seed")
+        self.inventory_resources += 1
         self.writer.commit()
 
     def _store_resource(self, page_id: int, res: dict[str, Any]) -> None:

@@ -31,6 +31,7 @@ FLAGS: dict[str, str] = {
     "max_queued": "--max-queued", "stop_grace_s": "--stop-grace",
     "max_tab_memory_mb": "--max-tab-memory", "templates": "--templates",
     "sitemap": "--sitemap", "max_outage_s": "--max-outage",
+    "main_contents": "--main-contents", "main_content_selector": "--main-content-selector",
 }
 """The command-line flag of each field a user can set (booleans also have ``--no-…``)."""
 
@@ -73,6 +74,8 @@ class CrawlOptions:
     detect_tech: bool = True            # technology detection into page_tags
     templates: bool = True              # template clusters stored at the end of a crawl
     sitemap: bool = True                # the site's sitemaps as its inventory (orphans)
+    main_contents: bool = True          # each page's main region and its inventories
+    main_content_selector: str = ""     # CSS selector of the main region ("": the usual)
     # limits on what a site controls (docs/security.md, "Sites from strangers")
     max_body_size: int = 50 << 20       # decoded bytes of one body (HTML, external title)
     page_timeout_s: float = 120.0       # one URL: every hop, retry, header and body byte

@@ -39,6 +39,9 @@ from nitpicker_query.format import (
 )
 from nitpicker_query.format013_schema import (
     CONTENT_ITEM_COLUMNS,
+    MAIN_CONTENT_COLUMNS,
+    MAIN_CONTENT_DDL_010,
+    MAIN_CONTENT_TABLES,
     PAGE_META_PLAIN,
     PAGE_META_TEXTS,
     PAGE_META_URLS,
@@ -52,7 +55,7 @@ Say = Callable[[str], None]
 SHARED_TABLES = ("page_jsonld", "page_errors", "crawl_errors", "page_html_blobs",
                  "page_html_ref", "dedupe_cap_events", "page_signatures", "crawl_runs",
                  "network_outages",
-                 *PAGE_TEMPLATE_TABLES)
+                 *PAGE_TEMPLATE_TABLES, *MAIN_CONTENT_TABLES)
 """Tables with the same name and meaning in both formats, copied column for column."""
 
 READ_013 = frozenset({
@@ -95,7 +98,7 @@ def convert(source_dir: Path, output_db: Path, *, name: str, version: str,
         conn.execute("BEGIN")
         for statement in (*SCHEMA_DDL, dedupe_cap_events_ddl(), DEDUPE_CAP_EVENTS_INDEX,
                           *PAGE_SIGNATURES_DDL, *PAGE_BODY_HASHES_DDL, CRAWL_RUNS_DDL,
-                          NETWORK_OUTAGES_DDL, *CONSOLE_LOGS_DDL):
+                          NETWORK_OUTAGES_DDL, *CONSOLE_LOGS_DDL, *MAIN_CONTENT_DDL_010):
             conn.execute(statement)
         source_tables = {r[0] for r in conn.execute("SELECT name FROM src.sqlite_master")}
         if "page_templates" in source_tables:  # stored templates (absent means not computed)
@@ -198,7 +201,13 @@ class _Build:
             self.conn.execute("INSERT INTO main.page_body_hashes (page_id, body_hash) "
                               "SELECT page_id, body_hash FROM src.page_meta "
                               "WHERE body_hash IS NOT NULL ORDER BY page_id")
-        self._unread("page_meta", read | {"body_hash"})
+        main = [c for c, _ in MAIN_CONTENT_COLUMNS if c in self.cols("src", "page_meta")]
+        if "main_content_word_count" in main:   # our page_main_contents, the same columns
+            names = ", ".join(f'"{c}"' for c in main)
+            self.conn.execute(f"INSERT INTO main.page_main_contents (page_id, {names}) "
+                              f"SELECT page_id, {names} FROM src.page_meta WHERE "
+                              "main_content_word_count IS NOT NULL ORDER BY page_id")
+        self._unread("page_meta", read | {"body_hash", *main})
 
     def links_and_files(self, views: frozenset[str]) -> None:
         """``anchors``, ``images``, ``resources``, referrers and ``page_tags``."""

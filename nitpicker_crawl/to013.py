@@ -27,6 +27,8 @@ from nitpicker_query.format013_schema import (
     CONTENT_ITEM_COLUMNS,
     FORMAT_VERSION,
     IMAGE_COLUMNS,
+    MAIN_CONTENT_COLUMNS,
+    MAIN_CONTENT_TABLES,
     PAGE_META_PLAIN,
     PAGE_META_TEXTS,
     PAGE_META_URLS,
@@ -446,6 +448,12 @@ class _Build:
                                    f"IN ({types}) THEN bh.body_hash END")
             joins += ["LEFT JOIN src.page_html_ref hr ON hr.page_id = p.id",
                       "LEFT JOIN temp._bh bh ON bh.hash = hr.hash"]
+        if "page_main_contents" in self.src_tables:   # our 0.10 table, 0.13's columns
+            have = set(self.cols("page_main_contents"))
+            for column, _type in MAIN_CONTENT_COLUMNS:
+                if column in have:
+                    select[column] = f'mc."{column}"'
+            joins.append("LEFT JOIN src.page_main_contents mc ON mc.page_id = p.id")
         self.run(f"INSERT INTO page_meta ({', '.join(select)}) SELECT "
                  f"{', '.join(select.values())} FROM temp._meta m JOIN src.pages p ON "
                  f"p.id = m.id {' '.join(joins)} ORDER BY p.id")
@@ -588,6 +596,15 @@ class _Build:
                                                           ("hash", "hash")], order="page_id")
 
 
+    def main_contents(self) -> None:
+        """The nine main-content inventories, row for row (their region and counts went
+        into ``page_meta``)."""
+        for table in MAIN_CONTENT_TABLES:
+            if table in self.src_tables:
+                n = self.copy(table, table, [(c, c) for c in self.cols(table)])
+                if n:
+                    self.report.counts[table] = n
+
     def console_logs(self) -> None:
         """``console_log_items`` with their texts and source URL through the ref tables, as
         upstream keeps them (after ``url_refs``), and ``page_console_logs`` as they are."""
@@ -610,7 +627,8 @@ OWN_TABLES = frozenset({
     "page_jsonld", "page_errors", "crawl_errors", "page_html_blobs", "page_html_ref",
     "inventory_runs", "dedupe_cap_events", "page_signatures", "crawl_runs",
     "page_body_hashes", "page_templates", "page_template_clusters", "page_template_labels",
-    "network_outages", "console_log_items", "page_console_logs", "sqlite_sequence"})
+    "network_outages", "console_log_items", "page_console_logs", "sqlite_sequence",
+    "page_main_contents", *MAIN_CONTENT_TABLES})
 """The 0.10 tables the conversion reads (``page_body_hashes``: the hashes are computed again
 from the stored HTML, the same values); any other table is listed as not carried over."""
 
@@ -667,6 +685,7 @@ def convert(source_db: Path, output_db: Path, *, name: str, version: str,
         b.body_hashes(jobs)
         b.page_meta()
         b.console_logs()
+        b.main_contents()
         b.unmapped("pages", [*(o for o, _ in CONTENT_ITEM_COLUMNS),
                              *(o for o, _ in PAGE_META_PLAIN), *(o for o, _ in PAGE_META_TEXTS),
                              *(o for o, _ in PAGE_META_URLS), "url", "contentType",

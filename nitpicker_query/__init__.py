@@ -51,6 +51,7 @@ from .queries.list_links import list_links
 from .queries.list_network_outages import list_network_outages
 from .queries.list_pages import list_pages
 from .queries.list_resources import list_resources
+from .queries.main_contents import get_page_main_contents
 from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
 from .queries.page_tags import (
     count_pages_by_tag,
@@ -59,6 +60,7 @@ from .queries.page_tags import (
     list_pages_by_tag,
 )
 from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
+from .queries.unused_resources import list_unused_resources
 
 __all__ = [
     "CATEGORIES",
@@ -90,6 +92,7 @@ __all__ = [
     "get_page_html",
     "get_page_jsonld",
     "get_page_jsonld_overview",
+    "get_page_main_contents",
     "get_page_tags",
     "get_resource_referrers",
     "get_summary",
@@ -109,6 +112,7 @@ __all__ = [
     "list_pages_by_jsonld_type",
     "list_pages_by_tag",
     "list_resources",
+    "list_unused_resources",
     "open_archive",
 ]
 

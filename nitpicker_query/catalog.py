@@ -56,6 +56,7 @@ from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
 from .queries.list_pages import list_pages
 from .queries.list_resources import SORT_COLUMNS as RESOURCE_SORTS
 from .queries.list_resources import list_resources
+from .queries.main_contents import get_page_main_contents
 from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
 from .queries.page_tags import (
     count_pages_by_tag,
@@ -64,6 +65,7 @@ from .queries.page_tags import (
     list_pages_by_tag,
 )
 from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
+from .queries.unused_resources import list_unused_resources
 
 
 def camel(name: str) -> str:
@@ -665,6 +667,23 @@ QUERIES += (
         "archive (list them with list_isolated_clusters, or the isolated-clusters command).",
         examples=("nitpicker-query isolated-cluster site.nitpicker --representative-url "
                   "https://example.com/old/a/",),
+    ),
+    QuerySpec(
+        "get_page_main_contents", "main-contents", get_page_main_contents,
+        "One page's main region: its length and its headings, images, tables, buttons, "
+        "iframes, media, canvases and custom elements.",
+        (_PAGE_URL,),
+        is_list=False, not_found="No page with URL {url} in this archive (URLs must match "
+        "exactly as stored; list them with list_pages, or the pages command).",
+        examples=("nitpicker-query main-contents site.nitpicker --url "
+                  "https://example.com/",),
+    ),
+    QuerySpec(
+        "list_unused_resources", "unused-resources", list_unused_resources,
+        "The site's files (stylesheets, scripts, images, fonts, media) that no page loads.",
+        _paging(),
+        examples=("nitpicker-query unused-resources site.nitpicker",),
+        table_columns=("url", "status", "contentType", "source"),
     ),
 )
 

@@ -71,6 +71,11 @@ CATEGORIES: tuple[str, ...] = (*(r.category for r in RULES), "other", "unknown")
 """All 18 category names, in priority order."""
 
 
+SUBRESOURCE_CATEGORIES = frozenset({"image", "audio", "video", "font", "css", "javascript"})
+"""What a page *loads* (a sub-resource) rather than links to: a file of these found in the
+site's inventory is a resource, and one no page loads is unused (``list_unused_resources``)."""
+
+
 def normalize_content_type(raw: str | None) -> str | None:
     """Bare MIME: text before the first ``;``, trimmed, lower-cased; empty → None."""
     if raw is None:

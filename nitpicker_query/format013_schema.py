@@ -22,6 +22,8 @@ Readers take table and column names from here; nothing else spells them.
 
 from __future__ import annotations
 
+import re
+
 from .format import (
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
@@ -489,6 +491,33 @@ WRITER_DDL: tuple[str, ...] = (
 """What ``nitpicker-crawl convert --to 0.13`` creates a database with: :data:`SCHEMA_DDL`
 with our ``dedupe_cap_events`` in place of upstream's (added after the rest), then our
 other tables."""
+
+MAIN_CONTENT_TABLES: tuple[str, ...] = tuple(
+    _name(s) for s in SCHEMA_DDL
+    if s.startswith("CREATE TABLE") and _name(s).startswith("page_main_content_"))
+"""Upstream's nine main-content inventories (headings … custom elements), one table each."""
+
+MAIN_CONTENT_COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (m.group(1), m.group(2)) for m in re.finditer(
+        r"(main_content_\w+)\s+(TEXT|INTEGER)",
+        next(s for s in SCHEMA_DDL if _name(s) == "page_meta")))
+"""``page_meta``'s ``main_content_*`` columns and their types: the main region (node
+name, id, role, selector, classes) and its counts."""
+
+MAIN_CONTENT_DDL_010: tuple[str, ...] = (
+    "create table if not exists `page_main_contents` (`page_id` integer not null primary "
+    "key, " + ", ".join(f"`{n}` {t}" for n, t in MAIN_CONTENT_COLUMNS) +
+    ", foreign key(`page_id`) references `pages`(`id`) on delete CASCADE)",
+    *(s.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1)
+       .replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1)
+       .replace("references `content_items`", "references `pages`")
+      for s in SCHEMA_DDL if _name(s).startswith("page_main_content_")),
+)
+"""The main-content inventory in a format-0.10 archive (docs/archive-format.md): the
+nine tables as upstream's, their ``pageId`` a ``pages`` id, and ``page_main_contents``
+holding what 0.13 keeps in ``page_meta`` — the same ``main_content_*`` columns, one row
+per page read."""
+
 
 # --------------------------------------------------------------------------- 0.10 ↔ 0.13
 

@@ -60,7 +60,7 @@ from nitpicker_query.values import jsonable
 
 from . import params
 from .archives import Archives, PathNotAllowed
-from .text import MISMATCH_HEADINGS, heading, label, t
+from .text import MISMATCH_HEADINGS, heading, label, main_heading, t
 
 HERE = Path(__file__).resolve().parent
 LOG = logging.getLogger("uvicorn.error")
@@ -136,11 +136,13 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
                                            "line", "samplePage")),
     "network-outages": ("list_network_outages", ("startedAt", "endedAt", "probeHost",
                                                  "triggerErrorCount", "failures")),
+    "unused-resources": ("list_unused_resources", ("url", "status", "contentType",
+                                                   "contentLength", "source")),
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "console-logs", "network-outages")
+       "unused-resources", "console-logs", "network-outages")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
@@ -232,9 +234,10 @@ class Viewer:
         self.hosts = hosts
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
-        self.env.globals.update(t=t, label=label, heading=heading, nav=NAV,
-                                is_web_url=is_web_url, link=self.link, url_columns=URL_COLUMNS,
-                                short_columns=SHORT_COLUMNS, column_sets=COLUMN_SETS)
+        self.env.globals.update(t=t, label=label, heading=heading, main_heading=main_heading,
+                                nav=NAV, is_web_url=is_web_url, link=self.link,
+                                url_columns=URL_COLUMNS, short_columns=SHORT_COLUMNS,
+                                column_sets=COLUMN_SETS)
         self.env.filters["cell"] = self.cell
         self.env.filters["diff"] = diff
         self.env.globals["prefix_note"] = prefix_note
@@ -476,10 +479,15 @@ class Viewer:
             html = await _threaded(q.get_page_html, archive, url=url, max_length=200_000)
             jsonld = await _threaded(q.get_page_jsonld, archive, url=url)
             tags = await _threaded(q.get_page_tags, archive, url=url)
+            try:
+                main = await _threaded(q.get_page_main_contents, archive, url=url)
+            except NotRecorded:   # not an HTML page, or an archive without inventories
+                main = None
         except (NitpickerError, ValueError) as exc:
             return self.error(request, exc, api=False)
         return self.page(request, "page.html", archive=name, view="page", detail=detail,
-                         html=html, jsonld=jsonld, tags=tags, badge=self.badge(archive))
+                         html=html, jsonld=jsonld, tags=tags, main=main,
+                         badge=self.badge(archive))
 
     async def home(self, request: Request) -> Response:
         if self.archives.single is not None and not request.query_params.get("list"):

@@ -20,6 +20,12 @@ STRINGS: dict[str, str] = {
     "isolated-clusters": "Orphan clusters",
     "network-outages": "Outages",
     "console-logs": "Console",
+    "unused-resources": "Unused files",
+    "main-content": "Main content",
+    "main-region": "Region",
+    "main-none": "No main region (no <main>, role=main, #content or the like): counts are 0.",
+    "main-chars": "Characters (no whitespace)",
+    "main-chars-value": "{main} in the region, {body} in the whole body",
     "duplicate-body-clusters": "Same-body clusters",
     "mismatches": "Mismatches",
     "headers": "Headers",
@@ -157,6 +163,20 @@ MISMATCH_HEADINGS: dict[str, dict[str, str]] = {
     "og:title": {"actual": "og:title", "expected": "Title"},
     "og:description": {"actual": "og:description", "expected": "Description"},
 }
+
+
+MAIN_CONTENT_HEADINGS: dict[str, str] = {
+    # a main-content inventory's column → its heading (these names mean other things
+    # in other lists: ``text`` is a console message there, ``src`` an image)
+    "text": "Text", "src": "Source URL", "alt": "Alt text", "cols": "Columns",
+    "nodeName": "Element", "elementId": "Id", "classList": "Classes",
+    "hasMergedCell": "Merged cells",
+}
+
+
+def main_heading(name: str) -> str:
+    """A main-content inventory column's heading."""
+    return MAIN_CONTENT_HEADINGS.get(name) or heading(name)
 
 
 def heading(name: str) -> str:

@@ -49,6 +49,7 @@ from nitpicker_query.format import (
     dedupe_cap_events_ddl,
     parse_version,
 )
+from nitpicker_query.format013_schema import MAIN_CONTENT_DDL_010, MAIN_CONTENT_TABLES
 from nitpicker_query.html_codec import encode_html
 
 from .tarball import write_tar
@@ -260,7 +261,7 @@ class ArchiveWriter:
             self.conn.execute(statement)
         self.conn.execute(CRAWL_RUNS_DDL)
         self.conn.execute(NETWORK_OUTAGES_DDL)
-        for statement in CONSOLE_LOGS_DDL:
+        for statement in (*CONSOLE_LOGS_DDL, *MAIN_CONTENT_DDL_010):
             self.conn.execute(statement)
 
     # ------------------------------------------------------------------ helpers
@@ -564,6 +565,23 @@ class ArchiveWriter:
                 "INSERT INTO page_console_logs (pageId, consoleLogId, ts) SELECT ?, id, ? "
                 "FROM console_log_items WHERE hash = ?", (page_id, e.get("ts") or 0, digest))
 
+    def replace_main_contents(self, page_id: int, columns: Mapping[str, Any],
+                              items: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+        """The page's main region (``page_main_contents``: the ``main_content_*`` values)
+        and its inventories (``page_main_content_<kind>``), replacing an earlier visit's."""
+        self._begin()
+        self.conn.execute("DELETE FROM page_main_contents WHERE page_id = ?", (page_id,))
+        self._insert("page_main_contents", {"page_id": page_id, **columns})
+        for table in MAIN_CONTENT_TABLES:
+            self.conn.execute(f"DELETE FROM `{table}` WHERE pageId = ?", (page_id,))
+            rows = items.get(table.removeprefix("page_main_content_")) or ()
+            if rows:
+                cols = ["pageId", *rows[0]]
+                self.conn.executemany(
+                    f"INSERT INTO `{table}` ({', '.join(f'`{c}`' for c in cols)}) VALUES "
+                    f"({', '.join('?' * len(cols))})",
+                    [(page_id, *r.values()) for r in rows])
+
     def set_source(self, url: str, source: str) -> None:
         """Relabel ``url``'s row (an inventory URL a crawled page turned out to link to)."""
         self._begin()
@@ -616,6 +634,26 @@ class ArchiveWriter:
             [_to_sql(fields[c], True) for c in cols],
         ).fetchone()
         return int(row[0])
+
+    def resource_urls(self, urls: Sequence[str]) -> set[str]:
+        """Which of ``urls`` have a ``resources`` row."""
+        found: set[str] = set()
+        for i in range(0, len(urls), 500):
+            chunk = urls[i:i + 500]
+            found.update(r[0] for r in self.conn.execute(
+                f"SELECT url FROM resources WHERE url IN ({', '.join('?' * len(chunk))})",
+                chunk))
+        return found
+
+    def forget_queued(self, url: str) -> None:
+        """Remove ``url``'s unfetched placeholder row (it turned out to be a resource),
+        unless something points at it: a link or a redirect keeps it a page."""
+        self._begin()
+        self.conn.execute(
+            "DELETE FROM pages WHERE url = ? AND scraped = 0 AND NOT EXISTS (SELECT 1 FROM "
+            "anchors WHERE hrefId = pages.id) AND NOT EXISTS (SELECT 1 FROM pages p2 WHERE "
+            "p2.redirectDestId = pages.id)", (url,))
+        self._ids.pop(url, None)
 
     def add_referrer(self, resource_id: int, page_id: int) -> None:
         self._begin()

@@ -20,11 +20,14 @@ shared-parent pages        /index.php?title=<Article> (30) and the      30 + inf
 support                    /support/ and /support/contact/: one form    3
                            with a per-URL session token (bodies equal
                            once ids are masked); /support/faq/ the
-                           same template, other text
+                           same template, other text: one of each
+                           element the main-content inventory lists
 orphans                    robots.txt names /sitemap_index.xml: a      4 + 1
                            gzip sitemap of linked pages and of
                            /orphans/lonely/, /orphans/series/{1,2}/
-                           (series 2 links 3), /orphans/gone/ (404);
+                           (series 2 links 3), /orphans/gone/ (404),
+                           /static/old.css (no page loads it) and
+                           /static/site.css (every page does);
                            its second sitemap is missing
 plumbing                   redirects, 404, 500, JS-only link, robots,   small
                            console messages (an error on /js/ and
@@ -273,8 +276,26 @@ TRAP_FAMILIES = {  # family → (SQL LIKE of its URLs, og:url points at a parent
 
 
 SITEMAP_PATHS = ("/", "/blog/", "/products/", "/orphans/lonely/", "/orphans/series/1/",
-                 "/orphans/series/2/", "/orphans/gone/")
-"""The paths the sitemap names (``/orphans/gone/`` answers 404)."""
+                 "/orphans/series/2/", "/orphans/gone/", "/static/site.css",
+                 "/static/old.css")
+"""The paths the sitemap names (``/orphans/gone/`` answers 404; every page loads
+``/static/site.css``, none ``/static/old.css``)."""
+
+FAQ_BODY = (
+    '<h2>Orders</h2><p>Questions before you buy? Read the answers first.</p>'
+    '<img src="/static/faq.png" alt="How to order"><img src="/static/arrow.png">'
+    '<table><thead><tr><th>Plan</th><th>Price</th><th>Support</th></tr></thead>'
+    '<tbody><tr><td>Basic</td><td colspan="2">free</td></tr><tr><td>Pro</td><td>9</td>'
+    '<td>mail</td></tr></tbody></table>'
+    '<h3>Returns</h3><button type="button">Show more</button>'
+    '<button disabled>Send</button>'
+    '<iframe src="about:blank" title="Map" width="300" height="200"></iframe>'
+    '<video src="/static/howto.mp4" preload="none" poster="/static/poster.png" '
+    'width="640" height="360"></video><canvas width="120"></canvas>'
+    '<faq-rating id="rating" class="stars big"></faq-rating>')
+"""/support/faq/'s main content: one of each thing the main-content inventory lists
+(two headings, two images — one without alt —, a table with a header and a merged cell,
+two buttons — one disabled —, an iframe, a video, a canvas, a custom element)."""
 
 
 def legit_paths(*, unbounded: bool = False) -> list[str]:
@@ -475,8 +496,8 @@ class Site:
         if path not in ("/support/", "/support/contact/", "/support/faq/"):
             return self.not_found()
         token = "s1" + _hex("support" + path)   # letters and digits: a session id
-        text = ("<p>Questions before you buy? Read the answers first.</p>"
-                if path == "/support/faq/" else "<p>Write to us, we answer within a day.</p>")
+        text = FAQ_BODY if path == "/support/faq/" else \
+            "<p>Write to us, we answer within a day.</p>"
         return page("Support", description="Help and contact", links=[
             "/support/contact/", "/support/faq/"], body=(
             f'{text}<form method="post" action="/support/send"><input type="hidden" '

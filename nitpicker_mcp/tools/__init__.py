@@ -18,6 +18,7 @@ from . import (
     get_page_html,
     get_page_jsonld,
     get_page_jsonld_overview,
+    get_page_main_contents,
     get_page_tags,
     get_resource_referrers,
     get_summary,
@@ -38,6 +39,7 @@ from . import (
     list_pages_by_jsonld_type,
     list_pages_by_tag,
     list_resources,
+    list_unused_resources,
     open_archive,
 )
 from ._base import ToolDef
@@ -79,6 +81,8 @@ TOOLS: tuple[ToolDef, ...] = (
     list_network_outages.TOOL,
     list_console_logs.TOOL,
     get_page_console_logs.TOOL,
+    get_page_main_contents.TOOL,
+    list_unused_resources.TOOL,
 )
 
 BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}

@@ -27,7 +27,7 @@ from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_crawl.content import body_hash
 from nitpicker_query import locks
 from nitpicker_query.exceptions import ArchiveBusy
-from nitpicker_query.format013_schema import FORMAT_VERSION
+from nitpicker_query.format013_schema import FORMAT_VERSION, MAIN_CONTENT_TABLES
 from tests.crawl.conftest import CRAWL, Crawl
 from tests.format013_builder import Db13
 
@@ -445,8 +445,15 @@ def test_a_crawl_back_to_010_is_the_crawl(capped_plain: Crawl, trap13: Path,
                 "json(categories), json(sources) FROM page_tags ORDER BY 1, 2, 4",
                 "SELECT * FROM page_templates ORDER BY page_id",   # the crawl's templates
                 "SELECT * FROM page_template_clusters ORDER BY template_key",
-                "SELECT * FROM page_template_labels ORDER BY template_key"):
+                "SELECT * FROM page_template_labels ORDER BY template_key",
+                "SELECT * FROM page_main_contents ORDER BY page_id",   # main contents
+                *(f"SELECT * FROM {t} ORDER BY id" for t in MAIN_CONTENT_TABLES)):
         assert _rows(back, sql) == _rows(capped_plain.archive, sql), sql
+    assert _rows(back, "SELECT count(*) FROM page_main_content_headings")[0][0] > 100
+    faq = q.get_summary(back)["baseUrl"] + "support/faq/"
+    assert q.get_page_main_contents(back, url=faq) == \
+        q.get_page_main_contents(trap13, url=faq) == \
+        q.get_page_main_contents(capped_plain.archive, url=faq)
     assert _rows(back, "SELECT count(*) FROM page_templates")[0][0] > 300
     for query in (q.get_summary, q.list_dedupe_cap_events, q.get_template_clusters):
         assert query(back) == query(capped_plain.archive)
@@ -481,12 +488,21 @@ def test_an_upstream_archive_to_010(tmp_path: Path) -> None:
     db.conn.execute("INSERT INTO console_log_items (hash, type) VALUES (x'00', 'error')")
     db.conn.execute("INSERT INTO page_main_content_headings (pageId, \"order\", text, level) "
                     "VALUES (?, 0, 'Welcome', 1)", (home,))
+    db.conn.execute("UPDATE page_meta SET main_content_node_name = 'MAIN', "
+                    "main_content_selector = 'main', main_content_word_count = 7, "
+                    "main_content_body_word_count = 9, main_content_heading_count = 1 "
+                    "WHERE page_id = ?", (home,))
+    db.conn.execute("INSERT INTO technology_js_scan_cache (resourceId, scannedAt) VALUES (1, 1)")
     archive = db.tar(tmp_path / "upstream.nitpicker")
     back = tmp_path / "ours.nitpicker"
     done = run_convert(str(archive), "--to", "0.10", "-o", str(back))
     assert done.returncode == 0, done.stderr
-    assert "table page_main_content_headings (1 rows) has no place in format 0.10" in \
+    assert "table technology_js_scan_cache (1 rows) has no place in format 0.10" in \
         done.stderr
+    main = q.get_page_main_contents(back, url="https://up.test")   # carried, and read
+    assert main is not None and main == q.get_page_main_contents(archive, url="https://up.test")
+    assert (main["region"]["selector"], main["wordCount"], main["headings"]) == (
+        "main", 7, [{"order": 0, "text": "Welcome", "level": 1}])
     assert _rows(back, "SELECT type, text FROM console_log_items") == [("error", None)]
     assert "1 alias row(s)" in done.stderr
     assert "1 row(s) marked with a cap event (content_items.dedupe_cap_event_id) that are " \

@@ -40,9 +40,11 @@ def template_key(site: Path) -> str:
     return str(q.get_template_clusters(site)["items"][0]["key"])
 
 
-NOT_IN_THE_FIXTURE = {"get_isolated_cluster": "No isolated cluster named"}
+NOT_IN_THE_FIXTURE = {"get_isolated_cluster": "No isolated cluster named",
+                      "get_page_main_contents": "records no main-content inventory"}
 """Tools whose answer on the fixture is an error saying what is missing (it was crawled
-without an inventory, so it has no isolated cluster to name)."""
+without an inventory, so it has no isolated cluster to name; its crawler read no main
+content)."""
 
 
 def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -77,6 +79,8 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("list_network_outages", {"archive": s}),
         ("list_console_logs", {"archive": s}),
         ("get_page_console_logs", {"archive": s, "url": A}),
+        ("get_page_main_contents", {"archive": s, "url": A}),
+        ("list_unused_resources", {"archive": s}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls

@@ -31,6 +31,7 @@ SAMPLE_ARGS = {
     "get_template_cluster": {"key": '["path:|css:","cluster:0"]'},
     "get_isolated_cluster": {"representative_url": "http://localhost/a"},
     "get_page_console_logs": {"url": "http://localhost/a"},
+    "get_page_main_contents": {"url": "http://localhost/a"},
     "get_duplicate_cluster": {"signature": page_keys(
         "http://localhost/a", title="Page A", description=None, og_title=None,
         og_url=None).signature},
@@ -49,8 +50,9 @@ def _sweep(archive: q.Archive) -> None:
     for spec in QUERIES:
         try:
             spec.function(archive, **SAMPLE_ARGS.get(spec.name, {}))
-        except NotRecorded:   # body hashes, on archives written without them: said, not made
-            assert spec.name in ("find_duplicate_bodies", "find_duplicate_clusters")
+        except NotRecorded:   # on archives written without them: said, not made
+            assert spec.name in ("find_duplicate_bodies", "find_duplicate_clusters",
+                                 "get_page_main_contents", "list_unused_resources")
     for kind in ("external", "orphaned"):
         q.list_links(archive, type=kind)
 

@@ -178,6 +178,7 @@ def test_every_view_loads_clean_and_accessible(page: Any, viewer: Served,
     home = q.get_summary(capped_archive)["baseUrl"]
     template = q.get_template_clusters(capped_archive)["items"][0]["key"]
     details = ("/page?url=" + home, "/page?url=" + home + "products/shirt-red/",
+               "/page?url=" + home + "support/faq/",
                "/template-cluster?" + urlencode({"key": template}))
     for path in (*VIEWS, *details):
         response = page.goto(viewer.url + path)

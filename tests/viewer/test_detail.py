@@ -13,7 +13,7 @@ import nitpicker_query as q
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.terminal import local_time
 from tests.viewer.conftest import Served, serve
-from tests.viewer.tables import table
+from tests.viewer.tables import table, tables
 from tests.viewer.test_api import get
 
 
@@ -96,3 +96,37 @@ def test_links_show_a_redirects_chain(tmp_path: Path) -> None:
         chain = " → ".join(f"{h['status']} {h['url']}" for h in expected[0]["redirectChain"])
         assert chain.startswith(f"301 {base}old → ") and chain.endswith(f"404 {base}gone")
         assert [" ".join(r["Redirects"].split()) for r in rows] == [chain, ""]
+
+
+def test_detail_shows_the_main_content(viewer: Served, capped_archive: Path) -> None:
+    """/support/faq/ holds one of each element the inventory lists: its detail shows the
+    region, the lengths and a table per kind, in words; a PDF's detail has no section."""
+    faq = q.get_summary(capped_archive)["baseUrl"] + "support/faq/"
+    main = q.get_page_main_contents(capped_archive, url=faq)
+    assert main is not None
+    _, body, _ = get(viewer, "/page?" + urlencode({"url": faq}))
+    section = re.search(r"<h2>Main content</h2>(.*?)(?:<h2>|$)", body, re.S)
+    assert section is not None
+    terms = definitions(section.group(0))
+    assert terms == {"Region": "main", "Characters (no whitespace)": (
+        f"{main['wordCount']:,} in the region, {main['bodyWordCount']:,} in the whole body")}
+    assert [text(h) for h in re.findall(r"<h3>(.*?)</h3>", section.group(1), re.S)] == [
+        "Headings (2)", "Images (2)", "Tables (1)", "Buttons (2)", "Iframes (1)",
+        "Videos (1)", "Canvases (1)", "Custom elements (1)"]
+    grids = tables(section.group(1))
+    assert grids[0] == [["Text", "Level"], ["Orders", "2"], ["Returns", "3"]]
+    assert grids[1] == [["Source URL", "Alt text"], [faq.replace("support/faq/", "static/faq.png"),
+                        "How to order"], [faq.replace("support/faq/", "static/arrow.png"), ""]]
+    assert grids[3][0] == ["Element", "Role", "Type", "Text", "Disabled"]
+    assert grids[3][2][-1] == "✓yes"   # the disabled one
+    assert grids[-1] == [["Element", "Id", "Classes"], ["FAQ-RATING", "rating", "stars\nbig"]]
+    pdf = faq.replace("support/faq/", "files/report.pdf")
+    _, body, _ = get(viewer, "/page?" + urlencode({"url": pdf}))
+    assert "<h2>Main content</h2>" not in body
+
+
+def test_unused_files_of_a_no_render_crawl_say_why(viewer: Served,
+                                                   capped_archive: Path) -> None:
+    status, body, _ = get(viewer, "/unused-resources")
+    assert status == 404
+    assert "records no resource any page loaded (a --no-render crawl" in html.unescape(body)
