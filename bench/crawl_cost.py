@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,14 +30,17 @@ from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 CLI = "import sys; from nitpicker_crawl.cli import main; sys.exit(main())"
 
 
-def crawl(tree: Path, start: str, pages: int, render: bool = False) -> float:
-    """Pages per second of one crawl with ``tree``'s code."""
+def crawl(tree: Path, start: str, pages: int, render: bool = False, *,
+          extra: Sequence[str] = (), prelude: str = "") -> float:
+    """Pages per second of one crawl with ``tree``'s code (``extra`` flags; ``prelude``:
+    Python run before the CLI, to switch off a part that has no flag)."""
     with tempfile.TemporaryDirectory() as work:
         began = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-c", CLI, start, "-o", f"{work}/site.nitpicker",
+            [sys.executable, "-c", prelude + CLI, start, "-o", f"{work}/site.nitpicker",
              "--render" if render else "--no-render",
-             "--max-pages", str(pages), "--no-templates", "--silent", "--interval", "0"],
+             "--max-pages", str(pages), "--no-templates", "--silent", "--interval", "0",
+             *extra],
             env={**os.environ, "PYTHONPATH": str(tree)}, cwd=work, capture_output=True,
             text=True)
         elapsed = time.perf_counter() - began

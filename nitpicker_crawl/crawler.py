@@ -1009,7 +1009,8 @@ class Crawler:
                 notes["overLimit"] = self.inventory.dropped
             self.writer.add_inventory_run(
                 label=source.label, sha256=source.sha256, total=source.total,
-                new_pages=source.queued, scope_skipped=source.out_of_scope, notes=notes)
+                new_pages=source.queued - source.resources, new_resources=source.resources,
+                scope_skipped=source.out_of_scope, notes=notes)
         self.writer.commit()
 
     def _store_queued(self, urls: list[str]) -> None:
@@ -1065,6 +1066,9 @@ class Crawler:
                                   compress=fetched.headers.get("content-encoding"),
                                   source="inventory-seed")
         self.inventory_resources += 1
+        listed = self.inventory.urls.get(fetched.url)
+        if listed is not None:
+            listed.resources += 1
         self.writer.commit()
 
     def _store_resource(self, page_id: int, res: dict[str, Any]) -> None:

@@ -68,6 +68,7 @@ class Source:
     out_of_scope: int = 0
     invalid: int = 0                # lines or locs that are no http(s) URL
     queued: int = 0                 # its URLs the crawl had not met: inventory-seed pages
+    resources: int = 0              # of those, files stored as resources (a stylesheet …)
     notes: list[str] = field(default_factory=list)
 
 

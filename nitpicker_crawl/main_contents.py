@@ -7,13 +7,16 @@ does it hold? Upstream's newest crawls answer from the rendered DOM into ``page_
 same from the stored document (rendered or not), so both crawl modes and ``upgrade`` derive
 it alike.
 
-**The region.** The ``--main-content-selector`` when one is given and it matches; else the
-first element, in document order, that is a ``<main>``, has ``role="main"``, or has one of
-the usual ids or classes (``main``, ``content``, ``contents``, ``main-content``,
-``main_content``, ``mainContent``) — upstream's list and its document-order rule. (Upstream
-puts the user's selector into the same list, so an earlier element matching a default
-selector beats it; here the user's selector wins, as its help promises.) No match: the page
-has no main region — a finding in itself — and its counts are 0, as upstream's.
+**The region.** The ``--main-content-selector``'s first match when one is given; else the
+first ``<main>``; else the first element with ``role="main"``; else the first element, in
+document order, with one of the usual ids or classes (``main``, ``content``, ``contents``,
+``main-content``, ``main_content``, ``mainContent``). Upstream's candidates, in the
+priority its documentation states ("semantic elements are preferred over id/class
+heuristics, and the user's explicit selector always wins"); its code joins them into one
+``querySelector``, which returns whichever comes first in the document — on Debian's
+DokuWiki with a sidebar that is the sidebar's ``<div class="content">``, before the
+``<main>`` holding the page. No match: the page has no main region — a finding in
+itself — and its counts are 0, as upstream's.
 
 **What is counted.** ``word_count`` is upstream's: the characters of the region's text that
 are not whitespace (a count that works for Japanese, which puts no spaces between words),
@@ -44,13 +47,13 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from page_cluster.nesting import parse_html
 
-DEFAULT_SELECTORS = (
-    "main", '[role="main"]', "#main", ".main", "#content", ".content", "#contents",
-    ".contents", "#main-content", ".main-content", "#main_content", ".main_content",
-    "#mainContent", ".mainContent",
+SEMANTIC_SELECTORS = ("main", '[role="main" i]')
+"""The candidates that say what they are, tried one after the other."""
+NAMED_SELECTORS = (
+    "#main", ".main", "#content", ".content", "#contents", ".contents", "#main-content",
+    ".main-content", "#main_content", ".main_content", "#mainContent", ".mainContent",
 )
-"""Upstream's candidates for the main region; the first element matching any, in document
-order, is the region."""
+"""Upstream's id and class candidates: the first element matching any, in document order."""
 
 MAX_ITEMS = 500
 """Elements of one kind listed per page (a hostile page's ten thousand images are counted,
@@ -147,11 +150,11 @@ def _int(value: str | None, default: int) -> int:
 
 
 def _region(tree: LexborHTMLParser, selector: str | None) -> LexborNode | None:
-    if selector:
-        node = tree.css_first(selector)
+    for candidate in (*([selector] if selector else []), *SEMANTIC_SELECTORS):
+        node = tree.css_first(candidate)
         if node is not None:
             return node
-    return tree.css_first(", ".join(DEFAULT_SELECTORS))
+    return tree.css_first(", ".join(NAMED_SELECTORS))
 
 
 def _unique_selector(tree: LexborHTMLParser, node: LexborNode) -> str:

@@ -22,7 +22,11 @@ Regular expressions are compiled on first use.
 
 Rows follow upstream's ``page_tags``: one per technology and external id (a page with two
 Tag Manager containers has two rows), ``category`` the first category's name,
-``categories`` all of them, ``sources`` where it was seen. External ids are read for the
+``categories`` all of them, ``sources`` where it was seen — each signal with its evidence
+and ``weight``, the fingerprint pattern's own confidence (100 unless the pattern says
+``\\;confidence:50``; an implied product's, the implication's) — and ``confidence``
+Wappalyzer's rule: the weights of the distinct patterns that matched, added up to at
+most 100 (one weak signal alone: 50). External ids are read for the
 products whose ids audits ask about (``GTM-…``, ``G-…``, ``UA-…``, ``AW-…``) once the
 fingerprint has detected the product.
 """
@@ -103,7 +107,7 @@ class _Pattern:
 class _Hit:
     confidence: int = 0
     versions: list[str] = field(default_factory=list)
-    sources: list[dict[str, str]] = field(default_factory=list)
+    sources: list[dict[str, str | int]] = field(default_factory=list)
     patterns: set[int] = field(default_factory=set)
 
 
@@ -498,8 +502,9 @@ class Fingerprints:
             hit.confidence = min(100, hit.confidence + p.confidence)
         if version:
             hit.versions.append(version)
-        if len(hit.sources) < MAX_SOURCES and source not in hit.sources:
-            hit.sources.append(source)
+        weighed: dict[str, str | int] = {**source, "weight": p.confidence}  # its own confidence
+        if len(hit.sources) < MAX_SOURCES and weighed not in hit.sources:
+            hit.sources.append(weighed)
 
     def _rows(self, hits: dict[str, _Hit], ev: Evidence) -> list[dict[str, Any]]:
         # requires / requiresCategory: a technology that only exists on top of another
@@ -529,7 +534,8 @@ class Fingerprints:
                     hit = hits[target] = _Hit(confidence=min(confidence, hits[name].confidence))
                     queue.append(target)
                 if len(hit.sources) < MAX_SOURCES:
-                    entry = {"type": "implied", "src": name}
+                    entry: dict[str, str | int] = {"type": "implied", "src": name,
+                                                   "weight": confidence}
                     if entry not in hit.sources:
                         hit.sources.append(entry)
         for name in list(hits):

@@ -16,7 +16,8 @@ writes:
 - each page's snapshot goes into ``page_html_blobs``/``page_html_ref``;
 - from each internal HTML snapshot, as upstream's own migration does, the 0.10 meta
   columns the old schema lacked (``dir``, ``charset``, ``og_locale``, ``twitter_*``…),
-  the JSON-LD (``page_jsonld``), the technologies (``page_tags``) and our
+  the JSON-LD (``page_jsonld``), the technologies (``page_tags``), the main-content
+  inventory (``page_main_contents``, ``page_main_content_*``) and our
   ``page_signatures`` are derived; columns the old archive had keep their old values;
 - what has no place in 0.10 is never dropped silently: ``pages.alternate`` goes into
   ``meta_extras.alternate``, and anything else (``info.scope``, unknown columns or
@@ -46,7 +47,7 @@ from nitpicker_query.html_codec import DECODE_LIMIT
 from nitpicker_query.keys import is_eligible, page_keys
 from nitpicker_query.queries._common import json_object
 
-from . import extraction, technologies
+from . import extraction, main_contents, technologies
 from .archive import ArchiveWriter
 from .content import body_hash
 from .parser import parse_tree
@@ -336,7 +337,7 @@ def _copy_pages(old: sqlite3.Connection, writer: ArchiveWriter, snapshots: _Snap
 def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints | None,
             pages: list[tuple[int, str, sqlite3.Row]], report: Report) -> None:
     """Snapshots into blobs; for internal HTML pages, the 0.10 fields the old schema
-    lacked, JSON-LD, technologies and signatures — as a crawl derives them."""
+    lacked, JSON-LD, technologies, main contents and signatures — as a crawl derives them."""
     for page_id, html, row in pages:
         writer.save_html(page_id, html)
         report.snapshots += 1
@@ -354,6 +355,8 @@ def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints | Non
         extras = fields.get("meta_extras") or {}
         writer.update_page(page_id, fresh, extras=extras)
         writer.replace_jsonld(page_id, extraction.jsonld(raw))
+        main = main_contents.read(tree, url, base_href=raw.get("baseHref"))
+        writer.replace_main_contents(page_id, main.columns(), main.items)
         headers = _headers(row["responseHeaders"])
         if fingerprints is not None:
             writer.replace_tags(page_id, fingerprints.detect(technologies.evidence_from(

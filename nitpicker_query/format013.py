@@ -209,7 +209,8 @@ def _page_tags_view() -> str:
     converter's, nitpicker_crawl/to013.py: one per 0.10 tag row) gives that row back
     whole — its container id (``externalId``), categories, sources and confidence;
     a technology with no such signal (upstream's crawler) is one row whose sources are
-    its signal types and whose ``externalId`` is NULL."""
+    its signals — ``{type: signalType, src: evidence, weight}``, strongest first — with
+    upstream's noisy-OR ``confidence``, and whose ``externalId`` is NULL."""
     json_signal = ("ts.signalType = 'wappalyzer' AND json_valid(ts.evidence) AND "
                    "json_type(ts.evidence) = 'object'")
     return (
@@ -226,9 +227,10 @@ def _page_tags_view() -> str:
         "pt.technology AS provider, pt.category AS category, NULL AS externalId, "
         "pt.version AS version, pt.confidence AS confidence, "
         "CASE WHEN pt.category IS NULL THEN '[]' ELSE json_array(pt.category) END "
-        "AS categories, (SELECT json_group_array(DISTINCT ts.signalType) FROM "
-        "technology_signals ts WHERE ts.pageId = pt.pageId AND ts.technology = "
-        "pt.technology) AS sources FROM page_technologies pt WHERE NOT EXISTS (SELECT 1 "
+        "AS categories, (SELECT json_group_array(json_object('type', s.signalType, "
+        "'src', s.evidence, 'weight', s.weight)) FROM (SELECT * FROM technology_signals ts "
+        "WHERE ts.pageId = pt.pageId AND ts.technology = pt.technology ORDER BY ts.weight "
+        "DESC, ts.id) s) AS sources FROM page_technologies pt WHERE NOT EXISTS (SELECT 1 "
         f"FROM technology_signals ts WHERE ts.pageId = pt.pageId AND ts.technology = "
         f"pt.technology AND {json_signal})"
     )

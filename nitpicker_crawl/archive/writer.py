@@ -528,15 +528,16 @@ class ArchiveWriter:
         )
 
     def add_inventory_run(self, *, label: str, sha256: str | None, total: int,
-                          new_pages: int, scope_skipped: int, notes: Mapping[str, Any]) -> None:
+                          new_pages: int, scope_skipped: int, notes: Mapping[str, Any],
+                          new_resources: int = 0) -> None:
         """One row of upstream's ``inventory_runs`` audit table (the columns it has)."""
         have = set(self._columns("inventory_runs"))
         if not have:
             return
         values = {"ran_at": datetime.now(UTC).isoformat(timespec="seconds"),
                   "list_label": label, "source_file_sha256": sha256, "total_lines": total,
-                  "new_pages": new_pages, "new_resources": 0, "scope_skipped": scope_skipped,
-                  "notes": json.dumps(notes, ensure_ascii=False)}
+                  "new_pages": new_pages, "new_resources": new_resources,
+                  "scope_skipped": scope_skipped, "notes": json.dumps(notes, ensure_ascii=False)}
         self._insert("inventory_runs", {k: v for k, v in values.items() if k in have})
 
     def add_network_outage(self, *, started_at: int, detected_at: int, ended_at: int | None,

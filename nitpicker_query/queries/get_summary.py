@@ -84,7 +84,11 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     counts below use the loose page predicate without skipped URLs, grouped into
     internal (``isExternal = 0``), external (``= 1``) and all. ``statusDistribution``
     lists each status with its count, numeric ascending, null last; the ``-1`` entry has
-    ``errorKindBreakdown`` (dns, tls, timeout, … from the stored failure messages).
+    ``errorKindBreakdown`` (dns, tls, timeout, … from the stored failure messages); 404s
+    of pages only the inventory named (``source`` ``inventory-seed``: a sitemap or
+    ``--list`` naming a missing page, not a broken link of the site) are a row of their
+    own, ``{status: 404, count, inventorySeed: true}``, after the numeric ones (upstream's
+    split).
     ``metadataFulfillment`` is the share (0–1) of rendered internal HTML pages with a
     non-empty title, description, keywords, og:title, og:description, og:image.
     ``contentTypeDistribution`` counts every fetched, non-redirect, non-skipped row by
@@ -105,11 +109,12 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     with opened(archive) as a:
         info = a.info
         roots = json_list(info.get("roots"))
+        seed = "source = 'inventory-seed'" if "source" in a.columns(a.lite) else "0"
         counts = a.execute(
-            f"SELECT isExternal, status, count(*) AS n FROM {a.lite} pages "
-            f"WHERE {loose_page('pages')} AND {NOT_SKIPPED} GROUP BY isExternal, status"
+            f"SELECT isExternal, status, {seed} AS seed, count(*) AS n FROM {a.lite} pages "
+            f"WHERE {loose_page('pages')} AND {NOT_SKIPPED} GROUP BY isExternal, status, seed"
         ).fetchall()
-        total = internal = external = 0
+        total = internal = external = seed_404 = 0
         by_status: Counter[int | None] = Counter()
         for r in counts:
             total += r["n"]
@@ -117,9 +122,15 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
                 internal += r["n"]
             elif r["isExternal"] == 1:
                 external += r["n"]
-            by_status[_status(r["status"])] += r["n"]
+            if r["seed"] and _status(r["status"]) == 404:
+                seed_404 += r["n"]   # a sitemap naming a missing page: a row of its own
+            else:
+                by_status[_status(r["status"])] += r["n"]
         distribution: list[dict[str, Any]] = []
         for status in sorted(by_status, key=lambda s: (s is None, s if s is not None else 0)):
+            if status is None and seed_404:
+                distribution.append({"status": 404, "count": seed_404, "inventorySeed": True})
+                seed_404 = 0
             entry: dict[str, Any] = {"status": status, "count": by_status[status]}
             if status == -1:
                 kinds = Counter(classify_error_kind(m if m is None or isinstance(m, str)
@@ -130,6 +141,8 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
                     for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))
                 ]
             distribution.append(entry)
+        if seed_404:
+            distribution.append({"status": 404, "count": seed_404, "inventorySeed": True})
         sums = ", ".join(
             f"sum(CASE WHEN {a.filled(col)} THEN 1 ELSE 0 END)"
             for _, col in _META_FIELDS

@@ -150,8 +150,8 @@ QUERIES_BY_NAME = {q.name: q for q in QUERIES}
 
 def _answer(spec: QuerySpec, archive: Archive, options: dict[str, Any]) -> Any:
     """The answer, or the error's text for a combination of options a query refuses
-    (the same on both formats)."""
+    (the same on both formats, but for the file it names)."""
     try:
         return as_both_formats_say_it(spec.function(archive, **options))
     except NitpickerError as exc:
-        return f"error: {exc}"
+        return f"error: {exc}".replace(archive.path.name, "ARCHIVE")

@@ -178,9 +178,16 @@ def test_orphans_of_a_real_crawl(plain_crawl: Crawl, zoo: TrapZoo) -> None:
     assert source[zoo.url] == source[f"{zoo.url}products/"] == "crawled"
     assert source[f"{zoo.url}orphans/lonely/"] == "inventory-seed"
     with q.open_archive(a) as opened:
-        runs = opened.execute("SELECT list_label, total_lines, new_pages, scope_skipped "
-                              "FROM inventory_runs").fetchall()
-    assert [tuple(r) for r in runs] == [("sitemap", 8, 5, 1)]
+        runs = opened.execute("SELECT list_label, total_lines, new_pages, new_resources, "
+                              "scope_skipped FROM inventory_runs").fetchall()
+    # ten <loc>s, one out of scope; five orphan pages and two stylesheets (resources)
+    assert [tuple(r) for r in runs] == [("sitemap", 10, 5, 2, 1)]
+    # the sitemap's 404 is a status row of its own: a sitemap naming a missing page, not
+    # a broken link of the site (the site's own 404s stay in the plain row)
+    statuses = q.get_summary(a)["statusDistribution"]
+    assert statuses[-1] == {"status": 404, "count": 1, "inventorySeed": True}
+    plain_404 = next(s for s in statuses if s["status"] == 404 and "inventorySeed" not in s)
+    assert plain_404["count"] == q.list_pages(a, status=404)["total"] - 1
 
 
 def test_no_sitemap_no_orphans_and_a_list_instead(zoo: TrapZoo, tmp_path: Path) -> None:
@@ -190,6 +197,8 @@ def test_no_sitemap_no_orphans_and_a_list_instead(zoo: TrapZoo, tmp_path: Path) 
     assert off.returncode == 0, off.stderr
     assert q.list_isolated_pages(off.archive)["total"] == 0
     assert q.list_isolated_clusters(off.archive)["total"] == 0
+    assert not [s for s in q.get_summary(off.archive)["statusDistribution"]
+                if s.get("inventorySeed")]
     assert "inventory" not in off.stderr and "Reading sitemaps" not in off.stderr
     # the user's own list, on standard input: just what it names, in scope
     out = tmp_path / "listed.nitpicker"

@@ -29,16 +29,22 @@ def _region(html: str, **kw: str) -> tuple[str | None, str | None]:
     return found.node_name, found.selector
 
 
-def test_the_region_is_the_first_candidate_in_document_order() -> None:
-    # a <main> after a #content: document order decides, as upstream's selector list
-    both = '<body><div id="content"><p>a</p></div><main><p>b</p></main></body>'
-    assert _region(both) == ("DIV", "#content")
-    assert _region('<body><nav>x</nav><main><p>b</p></main></body>') == ("MAIN", "main")
-    assert _region('<body><div role="main" class="x"><p>b</p></div></body>')[0] == "DIV"
-    # the user's selector wins over an earlier default candidate
-    assert _region(both, selector="main") == ("MAIN", "main")
+def test_semantic_candidates_first_then_names_in_document_order() -> None:
+    # DokuWiki's template with a sidebar (Debian's lib/tpl/dokuwiki/main.php): the
+    # sidebar's div.content comes first in the document, the page is in <main>
+    dokuwiki = ('<body><nav id="dokuwiki__aside"><h3>Sidebar</h3><div class="content">'
+                '<p>links</p></div></nav><main id="dokuwiki__content"><h1>Page</h1></main>'
+                '</body>')
+    assert _region(dokuwiki) == ("MAIN", "#dokuwiki__content")
+    assert _region('<body><div class="main">x</div><div role="Main" id="r">y</div></body>'
+                   ) == ("DIV", "#r")
+    # without a semantic element the named ones, whichever comes first
+    named = '<body><div id="contents"><p>a</p></div><div id="main"><p>b</p></div></body>'
+    assert _region(named) == ("DIV", "#contents")
+    # the user's selector wins over every default candidate
+    assert _region(dokuwiki, selector=".content") == ("DIV", "nav > div")
     # a user's selector that matches nothing falls back to the usual candidates
-    assert _region(both, selector="#nothing") == ("DIV", "#content")
+    assert _region(named, selector="#nothing") == ("DIV", "#contents")
     # without an id the selector is the path from <body>, unique in the document
     twice = ('<body><div><p>x</p></div><div><section class="main">a</section>'
              '<section class="main">b</section></div></body>')

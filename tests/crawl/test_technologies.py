@@ -110,11 +110,12 @@ def test_kitchen_sink_products_versions_and_ids() -> None:
     assert found[WP]["version"] == "6.4.2" and found[WP]["category"] == "CMS"
     assert found[JQ]["version"] == "3.6.0"
     assert found["Nginx"]["version"] == "1.25.3" and found["PHP"]["version"] == "8.2.1"
-    assert found["Cloudflare"]["sources"] == [{"type": "headers", "src": "cf-ray: abc-NRT"}]
+    assert found["Cloudflare"]["sources"] == [{"type": "headers", "src": "cf-ray: abc-NRT",
+                                             "weight": 100}]
     assert found["Google Analytics"]["externalId"] == "G-ABCDEF1234"
     assert found[GTM]["externalId"] == "GTM-SINK999"  # from the <noscript> iframe
     assert {"Hotjar", "Facebook Pixel", "Bootstrap", "Google Font API"} <= set(found)
-    assert found["MySQL"]["sources"] == [{"type": "implied", "src": WP}]
+    assert found["MySQL"]["sources"] == [{"type": "implied", "src": WP, "weight": 100}]
     for row in found.values():
         assert 0 < row["confidence"] <= 100
         assert row["categories"] and row["category"] == row["categories"][0]
@@ -166,7 +167,7 @@ def test_plain_crawl_fills_page_tags(plain_crawl: Crawl, zoo: TrapZoo) -> None:
     blog = q.get_page_tags(plain_crawl.archive, url=f"{zoo.url}blog/page/1/")
     assert blog is not None
     jquery = providers(blog["tags"])[JQ]
-    assert jquery["sources"] == [{"type": "scriptSrc",
+    assert jquery["sources"] == [{"type": "scriptSrc", "weight": 100,
                                   "src": f"{zoo.url}static/jquery-{JQUERY_VERSION}.min.js"}]
     detail = q.get_page_detail(plain_crawl.archive, url=f"{zoo.url}blog/page/1/")
     assert detail is not None and detail["tagCount"] == blog["count"] >= 3
@@ -178,7 +179,7 @@ def test_rendered_crawl_also_reads_javascript_globals(rendered_crawl: Crawl,
     blog = q.get_page_tags(rendered_crawl.archive, url=f"{zoo.url}blog/page/1/")
     assert blog is not None
     sources = providers(blog["tags"])[JQ]["sources"]
-    assert {"type": "js", "globalName": "jQuery.fn.jquery"} in sources
+    assert {"type": "js", "globalName": "jQuery.fn.jquery", "weight": 100} in sources
 
 
 def test_cli_sub_commands_on_a_crawl(plain_crawl: Crawl, zoo: TrapZoo) -> None:
@@ -254,3 +255,30 @@ def zoo_crawl(zoo: TrapZoo, tmp_path: Path) -> Path:
                        timeout=300)
     assert r.returncode == 3 and "technology detection is off" not in r.stderr, r.stderr
     return out
+
+
+def test_each_signal_keeps_its_weight_and_weak_ones_add_up() -> None:
+    """DokuWiki's fingerprint (Wappalyzer's data, not ours) gives its JavaScript globals a
+    confidence of 50 and its generator meta 100: a page with one global is 50 sure, with
+    both globals 100 (50 + 50), and each signal says what it weighed."""
+    fingerprints = tech.load()
+
+    def dokuwiki(globals_: dict[str, str], metas: list[dict[str, str | None]]) -> Any:
+        ev = tech.evidence_from("https://wiki.test/doku.php", "<html><body></body></html>",
+                                metas=metas, globals_=globals_)
+        return providers(fingerprints.detect(ev)).get("DokuWiki")
+
+    one = dokuwiki({"DOKU_TPL": "/lib/tpl/dokuwiki/"}, [])
+    assert one is not None and one["confidence"] == 50
+    assert one["sources"] == [{"type": "js", "globalName": "DOKU_TPL", "weight": 50}]
+    both = dokuwiki({"DOKU_TPL": "/lib/tpl/", "doku_edit_text_content": "x"}, [])
+    assert both is not None and both["confidence"] == 100
+    assert sorted(s["weight"] for s in both["sources"]) == [50, 50]
+    generator = [{"name": "generator", "property": None, "httpEquiv": None, "charset": None,
+                  "content": "DokuWiki Release 2024-02-06"}]
+    named = dokuwiki({}, generator)
+    assert named is not None and (named["confidence"], named["version"]) == (
+        100, "Release 2024-02-06")
+    assert named["sources"] == [{"type": "meta", "weight": 100,
+                                 "src": "generator: DokuWiki Release 2024-02-06"}]
+    assert dokuwiki({}, []) is None   # no signal, no product

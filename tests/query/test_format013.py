@@ -50,9 +50,11 @@ def newest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db.conn.execute("INSERT INTO page_technologies (pageId, technology, category, version, "
                     "confidence, signalCount) VALUES (?, 'WordPress', 'CMS', '6.4', 80, 2)",
                     (home,))
-    for kind in ("meta-generator", "html-marker"):
+    for kind, evidence, weight in (("html-marker", "/wp-content/", 50),
+                                   ("meta-generator", "WordPress 6.4", 60)):
         db.conn.execute("INSERT INTO technology_signals (pageId, technology, signalType, "
-                        "weight) VALUES (?, 'WordPress', ?, 60)", (home, kind))
+                        "evidence, weight) VALUES (?, 'WordPress', ?, ?, ?)",
+                        (home, kind, evidence, weight))
     return db.tar(tmp / "newest.nitpicker")
 
 
@@ -105,7 +107,10 @@ def test_technologies_of_the_newest_build_read_as_tags(newest: Path) -> None:
     assert tags is not None
     assert [(t["provider"], t["version"], t["confidence"]) for t in tags["tags"]] == [
         ("WordPress", "6.4", 80)]
-    assert sorted(tags["tags"][0]["sources"]) == ["html-marker", "meta-generator"]
+    # each signal with its evidence and weight, strongest first (60 ⊕ 50 → 80)
+    assert tags["tags"][0]["sources"] == [
+        {"type": "meta-generator", "src": "WordPress 6.4", "weight": 60},
+        {"type": "html-marker", "src": "/wp-content/", "weight": 50}]
     assert q.count_pages_by_tag(newest, provider="WordPress")["pageCount"] == 1
     assert q.count_pages_by_tag(newest, provider="Drupal")["pageCount"] == 0
 

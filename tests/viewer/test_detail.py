@@ -130,3 +130,18 @@ def test_unused_files_of_a_no_render_crawl_say_why(viewer: Served,
     status, body, _ = get(viewer, "/unused-resources")
     assert status == 404
     assert "records no resource any page loaded (a --no-render crawl" in html.unescape(body)
+
+
+def test_detail_lists_each_technology_signal(viewer: Served, capped_archive: Path) -> None:
+    blog = q.get_summary(capped_archive)["baseUrl"] + "blog/page/1/"
+    tags = q.get_page_tags(capped_archive, url=blog)
+    assert tags is not None
+    _, body, _ = get(viewer, "/page?" + urlencode({"url": blog}))
+    grid = next(t for t in tables(body) if t[0][:1] == ["Provider"])
+    assert grid[0] == ["Provider", "Version", "Id", "Category", "Confidence",
+                       "Evidence (each signal's weight)"]
+    rows = {r[0]: r for r in grid[1:]}
+    jquery = next(t for t in tags["tags"] if t["provider"] == "jQuery")
+    source = jquery["sources"][0]
+    assert rows["jQuery"][4] == str(jquery["confidence"])
+    assert rows["jQuery"][5] == f"{source['type']}: {source['src']} (weight {source['weight']})"

@@ -122,3 +122,15 @@ def test_clusters_and_templates_are_titled_in_words(viewer: Served,
     assert html.unescape(re.findall(r"<title>(.*?) — ", body)[0]) == title
     assert (f'<code>{cluster["signature"]}</code> <button type="button" class="copy" '
             f'data-copy="{cluster["signature"]}">Copy</button>') in body
+
+
+def test_the_sitemaps_missing_page_is_a_status_row_of_its_own(viewer: Served,
+                                                              capped_archive: Path) -> None:
+    statuses = q.get_summary(capped_archive)["statusDistribution"]
+    seed = [s for s in statuses if s.get("inventorySeed")]
+    assert seed == [{"status": 404, "count": 1, "inventorySeed": True}]
+    _, body, _ = get(viewer, "/summary")
+    rows = {r[0]: r[1] for r in tables(body)[0][1:]}
+    assert rows["404, named only by the sitemaps or the list"] == "1"
+    assert rows["404"] == f"{next(s['count'] for s in statuses if s['status'] == 404):,}"
+    assert '<a href="/isolated-pages">404, named only by the sitemaps or the list</a>' in body
