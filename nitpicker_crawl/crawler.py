@@ -764,20 +764,24 @@ class Crawler:
                 metas=raw.get("metas", []), scripts=raw.get("scripts", []),
                 requests=rendered.requests if rendered is not None else (),
                 globals_=rendered.globals if rendered is not None else None, tree=tree))
-        main = None
-        if self.options.main_contents:
-            # off the event loop (a hostile page's elements are many); the tree parsed
-            # here serves the soft cap's read below
-            selector = self.options.main_content_selector or None
-            base_href = raw.get("baseHref")
-            unparsed = tree
+        # what reads the whole document, in one trip off the event loop (a hostile page's
+        # elements are many): upstream's body hash of what is stored (find_duplicate_
+        # bodies) and the main-content inventory, whose parsed tree then serves the soft
+        # cap's read below
+        selector = self.options.main_content_selector or None
+        base_href = raw.get("baseHref")
+        unparsed, inventory = tree, self.options.main_contents
 
-            def inventory() -> tuple[Any, main_contents.MainContents]:
-                t = unparsed if unparsed is not None else parse_html(html)
-                return t, main_contents.read(t, final, selector=selector, base_href=base_href)
+        def read_document() -> tuple[bytes, Any, main_contents.MainContents | None]:
+            digest = body_hash(html)
+            if not inventory:
+                return digest, unparsed, None
+            t = unparsed if unparsed is not None else parse_html(html)
+            return digest, t, main_contents.read(t, final, selector=selector,
+                                                 base_href=base_href, html=html)
 
-            tree, main = await asyncio.get_running_loop().run_in_executor(self._reader,
-                                                                          inventory)
+        digest, tree, main = await asyncio.get_running_loop().run_in_executor(
+            self._reader, read_document)
         keys = event = None
         if is_eligible(
                 is_external=False, content_type=fetched.content_type, title=fields["title"],
@@ -810,10 +814,6 @@ class Crawler:
                         final, og_url=fields["og_url"], canonical=fields["canonical"]),
                     content=content, chain=chain)
 
-        # upstream's body hash of what is stored (find_duplicate_bodies), computed off
-        # the event loop: it reads the whole document
-        digest = await asyncio.get_running_loop().run_in_executor(self._reader, body_hash,
-                                                                  html)
         if event is not None:
             event.body_hash = digest
 

@@ -7,16 +7,19 @@ does it hold? Upstream's newest crawls answer from the rendered DOM into ``page_
 same from the stored document (rendered or not), so both crawl modes and ``upgrade`` derive
 it alike.
 
-**The region.** The ``--main-content-selector``'s first match when one is given; else the
-first ``<main>``; else the first element with ``role="main"``; else the first element, in
-document order, with one of the usual ids or classes (``main``, ``content``, ``contents``,
-``main-content``, ``main_content``, ``mainContent``). Upstream's candidates, in the
-priority its documentation states ("semantic elements are preferred over id/class
-heuristics, and the user's explicit selector always wins"); its code joins them into one
-``querySelector``, which returns whichever comes first in the document — on Debian's
-DokuWiki with a sidebar that is the sidebar's ``<div class="content">``, before the
-``<main>`` holding the page. No match: the page has no main region — a finding in
-itself — and its counts are 0, as upstream's.
+**The region.** Upstream's candidates, each tried in turn and the first element matching
+it taken: the ``--main-content-selector``, ``<main>``, ``role="main"``, then the ids and
+classes ``#main``, ``.main``, ``#content``, ``.content``, ``#contents``, ``.contents``,
+``#main-content`` … ``.mainContent`` in that order. That is the priority upstream's
+documentation states ("semantic elements are preferred over id/class heuristics, and the
+user's explicit selector always wins"); its code joins the candidates into one
+``querySelector``, which returns whichever comes first in the document. Measured on
+pages nobody here wrote, document order takes a wrapper for the content: Debian's
+DokuWiki with a sidebar puts the sidebar's ``<div class="content">`` before the
+``<main>`` holding the page (every page wrong), and the common Japanese layout
+``#contents`` > ``#main`` + ``#side`` gives the wrapper with its side column
+(bench/page_inventory.py). No candidate matches: the page has no main region — a
+finding in itself — and its counts are 0, as upstream's.
 
 **What is counted.** ``word_count`` is upstream's: the characters of the region's text that
 are not whitespace (a count that works for Japanese, which puts no spaces between words),
@@ -36,6 +39,7 @@ counts stay exact), texts are cut at :data:`MAX_TEXT` characters and URLs at 8,1
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable
@@ -48,12 +52,12 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from page_cluster.nesting import parse_html
 
 SEMANTIC_SELECTORS = ("main", '[role="main" i]')
-"""The candidates that say what they are, tried one after the other."""
+"""The candidates that say what they are, tried first."""
 NAMED_SELECTORS = (
     "#main", ".main", "#content", ".content", "#contents", ".contents", "#main-content",
     ".main-content", "#main_content", ".main_content", "#mainContent", ".mainContent",
 )
-"""Upstream's id and class candidates: the first element matching any, in document order."""
+"""Upstream's id and class candidates, in its order, which is their priority here."""
 
 MAX_ITEMS = 500
 """Elements of one kind listed per page (a hostile page's ten thousand images are counted,
@@ -69,11 +73,20 @@ KINDS = ("headings", "images", "tables", "buttons", "iframes", "videos", "audios
          "canvases", "custom_elements")
 """The inventories, in upstream's order; table ``page_main_content_<kind>`` each."""
 
+_NAMED = ", ".join(NAMED_SELECTORS)
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_SINGLE = {"table": "tables", "iframe": "iframes", "video": "videos", "audio": "audios",
+           "canvas": "canvases"}
+_LISTED = ("h1, h2, h3, h4, h5, h6, img, input, table, button, [role], iframe, video, "
+           "audio, canvas")
+_CUSTOM_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)[\s/>]")
+MAX_CUSTOM_NAMES = 50
+"""Distinct custom tag names looked for by name; a page with more is walked whole."""
+MAX_SOURCE = 5_000_000
+"""Characters of the source searched for custom tag names."""
 _WS = re.compile(r"\s+")
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _INT = re.compile(r"\s*(\d{1,9})")
-_BUTTONS = ('button, input[type="button" i], input[type="submit" i], '
-            'input[type="reset" i], [role="button" i]')
 
 
 class SelectorError(ValueError):
@@ -154,7 +167,16 @@ def _region(tree: LexborHTMLParser, selector: str | None) -> LexborNode | None:
         node = tree.css_first(candidate)
         if node is not None:
             return node
-    return tree.css_first(", ".join(NAMED_SELECTORS))
+    # one pass over the document for every named candidate, then their priority
+    found = tree.css(_NAMED)[:1000]
+    for candidate in NAMED_SELECTORS:
+        name = candidate[1:]
+        for node in found:
+            attrs = node.attributes
+            if (attrs.get("id") == name if candidate[0] == "#"
+                    else name in (attrs.get("class") or "").split()):
+                return node
+    return None
 
 
 def _unique_selector(tree: LexborHTMLParser, node: LexborNode) -> str:
@@ -190,9 +212,10 @@ def _media_src(node: LexborNode, absolute: Callable[[str | None], str]) -> str:
 
 
 def read(tree: LexborHTMLParser, url: str, *, selector: str | None = None,
-         base_href: str | None = None) -> MainContents:
+         base_href: str | None = None, html: str | None = None) -> MainContents:
     """The main region of a parsed document and its inventories (the tree is not
-    changed). ``url``/``base_href`` make ``src`` values absolute, as the DOM does."""
+    changed). ``url``/``base_href`` make ``src`` values absolute, as the DOM does;
+    ``html``, the document's source when at hand, spares a walk over every element."""
     base = urljoin(url, base_href) if base_href else url
 
     def absolute(value: str | None) -> str:
@@ -216,17 +239,33 @@ def read(tree: LexborHTMLParser, url: str, *, selector: str | None = None,
     out.selector = _unique_selector(tree, region)
     out.word_count = _chars(region)
 
-    def listed(kind: str, nodes: list[LexborNode], one: Any) -> None:
-        # lexbor's css() matches the region itself too; the DOM's querySelectorAll not
-        nodes = [n for n in nodes if n.mem_id != region.mem_id]
+    # one query for every kind but custom elements, each element then sorted into its
+    # kinds (an <img role=button> is an image and a button, as two queries would say)
+    kinds: dict[str, list[LexborNode]] = {k: [] for k in KINDS}
+    for node in region.css(_LISTED):
+        if node.mem_id == region.mem_id:   # lexbor's css() matches the region itself too
+            continue
+        tag = node.tag or ""
+        kind_of_input = (node.attributes.get("type") or "").lower() if tag == "input" else ""
+        if tag in _HEADINGS:
+            kinds["headings"].append(node)
+        if tag == "img" or kind_of_input == "image":
+            kinds["images"].append(node)
+        if tag in _SINGLE:
+            kinds[_SINGLE[tag]].append(node)
+        if tag == "button" or kind_of_input in ("button", "submit", "reset") or \
+                (node.attributes.get("role") or "").lower() == "button":
+            kinds["buttons"].append(node)
+    kinds["custom_elements"] = _custom_elements(region, html)
+
+    def listed(kind: str, one: Callable[[LexborNode], dict[str, Any]]) -> None:
+        nodes = kinds[kind]
         out.counts[kind] = len(nodes)
         out.items[kind] = [{"order": i, **one(n)} for i, n in enumerate(nodes[:MAX_ITEMS])]
 
-    listed("headings", region.css("h1, h2, h3, h4, h5, h6"),
-           lambda n: {"text": _text(n), "level": int((n.tag or "h1")[1])})
-    listed("images", region.css('img, input[type="image" i]'),
-           lambda n: {"src": absolute(n.attributes.get("src")),
-                      "alt": (n.attributes.get("alt") or "")[:MAX_TEXT]})
+    listed("headings", lambda n: {"text": _text(n), "level": int((n.tag or "h1")[1])})
+    listed("images", lambda n: {"src": absolute(n.attributes.get("src")),
+                                "alt": (n.attributes.get("alt") or "")[:MAX_TEXT]})
 
     def table(n: LexborNode) -> dict[str, Any]:
         first = n.css_first("tr")
@@ -235,7 +274,7 @@ def read(tree: LexborHTMLParser, url: str, *, selector: str | None = None,
                 "hasHeader": int(n.css_first("thead") is not None),
                 "hasFooter": int(n.css_first("tfoot") is not None),
                 "hasMergedCell": int(n.css_first("[colspan], [rowspan]") is not None)}
-    listed("tables", region.css("table"), table)
+    listed("tables", table)
 
     def button(n: LexborNode) -> dict[str, Any]:
         a = n.attributes
@@ -246,28 +285,40 @@ def read(tree: LexborHTMLParser, url: str, *, selector: str | None = None,
         text = (a.get("value") or "")[:MAX_TEXT] or None if tag == "INPUT" else _text(n)
         return {"nodeName": tag, "role": a.get("role"), "type": kind, "text": text,
                 "disabled": int("disabled" in a)}
-    listed("buttons", region.css(_BUTTONS), button)
-    listed("iframes", region.css("iframe"),
-           lambda n: {"src": absolute(n.attributes.get("src")),
-                      "title": n.attributes.get("title"), "width": n.attributes.get("width"),
-                      "height": n.attributes.get("height")})
-    listed("videos", region.css("video"),
-           lambda n: {"src": _media_src(n, absolute),
-                      "poster": absolute(n.attributes.get("poster")) or None,
-                      "width": _int(n.attributes.get("width"), 0),
-                      "height": _int(n.attributes.get("height"), 0)})
-    listed("audios", region.css("audio"), lambda n: {"src": _media_src(n, absolute)})
-    listed("canvases", region.css("canvas"),
-           lambda n: {"width": _int(n.attributes.get("width"), 300),
-                      "height": _int(n.attributes.get("height"), 150)})
-    listed("custom_elements", [n for n in region.css("*") if "-" in (n.tag or "")],
-           lambda n: {"nodeName": (n.tag or "").upper()[:255],
-                      "elementId": n.attributes.get("id"),
-                      "classList": json.dumps((n.attributes.get("class") or "").split()[:50])})
+    listed("buttons", button)
+    listed("iframes", lambda n: {"src": absolute(n.attributes.get("src")),
+                                 "title": n.attributes.get("title"),
+                                 "width": n.attributes.get("width"),
+                                 "height": n.attributes.get("height")})
+    listed("videos", lambda n: {"src": _media_src(n, absolute),
+                                "poster": absolute(n.attributes.get("poster")) or None,
+                                "width": _int(n.attributes.get("width"), 0),
+                                "height": _int(n.attributes.get("height"), 0)})
+    listed("audios", lambda n: {"src": _media_src(n, absolute)})
+    listed("canvases", lambda n: {"width": _int(n.attributes.get("width"), 300),
+                                  "height": _int(n.attributes.get("height"), 150)})
+    listed("custom_elements", lambda n: {
+        "nodeName": (n.tag or "").upper()[:255], "elementId": n.attributes.get("id"),
+        "classList": json.dumps((n.attributes.get("class") or "").split()[:50])})
     return out
+
+
+def _custom_elements(region: LexborNode, html: str | None) -> list[LexborNode]:
+    """The region's elements whose tag has a hyphen. With the document's source at hand,
+    only the tag names it spells are looked for (most pages have none: no query at all);
+    else, or past :data:`MAX_CUSTOM_NAMES` names, every element is looked at."""
+    if html is not None:
+        names = {m.lower() for m in _CUSTOM_TAG.findall(html[:MAX_SOURCE])}
+        if not names:
+            return []
+        if len(names) <= MAX_CUSTOM_NAMES:
+            with contextlib.suppress(Exception):   # a name lexbor's selectors refuse
+                return [n for n in region.css(", ".join(sorted(names)))
+                        if n.mem_id != region.mem_id]
+    return [n for n in region.css("*") if "-" in (n.tag or "") and n.mem_id != region.mem_id]
 
 
 def read_html(html: str, url: str, *, selector: str | None = None,
               base_href: str | None = None) -> MainContents:
     """:func:`read` of a document not parsed yet."""
-    return read(parse_html(html), url, selector=selector, base_href=base_href)
+    return read(parse_html(html), url, selector=selector, base_href=base_href, html=html)

@@ -355,7 +355,7 @@ def _derive(writer: ArchiveWriter, fingerprints: technologies.Fingerprints | Non
         extras = fields.get("meta_extras") or {}
         writer.update_page(page_id, fresh, extras=extras)
         writer.replace_jsonld(page_id, extraction.jsonld(raw))
-        main = main_contents.read(tree, url, base_href=raw.get("baseHref"))
+        main = main_contents.read(tree, url, base_href=raw.get("baseHref"), html=html)
         writer.replace_main_contents(page_id, main.columns(), main.items)
         headers = _headers(row["responseHeaders"])
         if fingerprints is not None:

@@ -49,7 +49,11 @@ from nitpicker_query.format import (
     dedupe_cap_events_ddl,
     parse_version,
 )
-from nitpicker_query.format013_schema import MAIN_CONTENT_DDL_010, MAIN_CONTENT_TABLES
+from nitpicker_query.format013_schema import (
+    MAIN_CONTENT_COLUMNS,
+    MAIN_CONTENT_DDL_010,
+    MAIN_CONTENT_TABLES,
+)
 from nitpicker_query.html_codec import encode_html
 
 from .tarball import write_tar
@@ -571,17 +575,23 @@ class ArchiveWriter:
         """The page's main region (``page_main_contents``: the ``main_content_*`` values)
         and its inventories (``page_main_content_<kind>``), replacing an earlier visit's."""
         self._begin()
-        self.conn.execute("DELETE FROM page_main_contents WHERE page_id = ?", (page_id,))
-        self._insert("page_main_contents", {"page_id": page_id, **columns})
+        earlier = self.conn.execute("DELETE FROM page_main_contents WHERE page_id = ?",
+                                    (page_id,)).rowcount
+        self.conn.execute(_MAIN_CONTENTS_INSERT,
+                          (page_id, *(columns.get(c) for c, _ in MAIN_CONTENT_COLUMNS)))
         for table in MAIN_CONTENT_TABLES:
-            self.conn.execute(f"DELETE FROM `{table}` WHERE pageId = ?", (page_id,))
-            rows = items.get(table.removeprefix("page_main_content_")) or ()
+            if earlier:   # the inventories are written with their summary row, or not
+                self.conn.execute(f"DELETE FROM `{table}` WHERE pageId = ?", (page_id,))
+            rows = items.get(table[18:]) or ()   # page_main_content_<kind>
             if rows:
-                cols = ["pageId", *rows[0]]
-                self.conn.executemany(
-                    f"INSERT INTO `{table}` ({', '.join(f'`{c}`' for c in cols)}) VALUES "
-                    f"({', '.join('?' * len(cols))})",
-                    [(page_id, *r.values()) for r in rows])
+                keys = tuple(rows[0])
+                sql = _INVENTORY_INSERTS.get((table, keys))
+                if sql is None:
+                    sql = _INVENTORY_INSERTS[(table, keys)] = (
+                        f"INSERT INTO `{table}` (`pageId`, "
+                        f"{', '.join(f'`{c}`' for c in keys)}) VALUES "
+                        f"({', '.join('?' * (len(keys) + 1))})")
+                self.conn.executemany(sql, [(page_id, *r.values()) for r in rows])
 
     def set_source(self, url: str, source: str) -> None:
         """Relabel ``url``'s row (an inventory URL a crawled page turned out to link to)."""
@@ -851,6 +861,14 @@ class ArchiveWriter:
 def _name_of(path: Path) -> str:
     name = path.name
     return name[: -len(".nitpicker")] if name.endswith(".nitpicker") else name
+
+
+_MAIN_CONTENTS_INSERT = (
+    f"INSERT INTO page_main_contents (page_id, "
+    f"{', '.join(c for c, _ in MAIN_CONTENT_COLUMNS)}) VALUES "
+    f"({', '.join('?' * (len(MAIN_CONTENT_COLUMNS) + 1))})")
+_INVENTORY_INSERTS: dict[tuple[str, tuple[str, ...]], str] = {}
+"""Statements of the main-content inventories, by table and columns (built once)."""
 
 
 def _to_sql(value: Any, json_ok: bool) -> Any:

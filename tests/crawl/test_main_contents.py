@@ -29,7 +29,7 @@ def _region(html: str, **kw: str) -> tuple[str | None, str | None]:
     return found.node_name, found.selector
 
 
-def test_semantic_candidates_first_then_names_in_document_order() -> None:
+def test_candidates_by_priority() -> None:
     # DokuWiki's template with a sidebar (Debian's lib/tpl/dokuwiki/main.php): the
     # sidebar's div.content comes first in the document, the page is in <main>
     dokuwiki = ('<body><nav id="dokuwiki__aside"><h3>Sidebar</h3><div class="content">'
@@ -38,13 +38,22 @@ def test_semantic_candidates_first_then_names_in_document_order() -> None:
     assert _region(dokuwiki) == ("MAIN", "#dokuwiki__content")
     assert _region('<body><div class="main">x</div><div role="Main" id="r">y</div></body>'
                    ) == ("DIV", "#r")
-    # without a semantic element the named ones, whichever comes first
-    named = '<body><div id="contents"><p>a</p></div><div id="main"><p>b</p></div></body>'
-    assert _region(named) == ("DIV", "#contents")
+    # without a semantic element the named ones by priority: the common Japanese layout,
+    # #contents wrapping #main and a side column, is #main
+    named = ('<body><div id="contents"><div id="main"><h1>Page</h1></div><div id="side">'
+             '<h2>Menu</h2></div></div></body>')
+    assert _region(named) == ("DIV", "#main")
+    assert read_html(named, PAGE).counts["headings"] == 1
+    # and the other way: a #contents alone is the region
+    assert _region('<body><div id="contents"><h1>x</h1></div><div id="side"></div>'
+                   '</body>') == ("DIV", "#contents")
+    # a class among others counts; a word inside a class name does not
+    assert _region('<body><div class="content-wrap">a</div><div class="page content">b'
+                   '</div></body>') == ("DIV", "div:nth-of-type(2)")
     # the user's selector wins over every default candidate
     assert _region(dokuwiki, selector=".content") == ("DIV", "nav > div")
     # a user's selector that matches nothing falls back to the usual candidates
-    assert _region(named, selector="#nothing") == ("DIV", "#contents")
+    assert _region(named, selector="#nothing") == ("DIV", "#main")
     # without an id the selector is the path from <body>, unique in the document
     twice = ('<body><div><p>x</p></div><div><section class="main">a</section>'
              '<section class="main">b</section></div></body>')
