@@ -173,7 +173,6 @@ class Crawler:
         self.inventory = Inventory()
         self._listed = listed
         self.inventory_queued = 0
-        self.inventory_resources = 0   # inventory files stored as resources
         self.inventory_reached = False   # the frontier ran dry once: the inventory's turn
         # sitemaps are read while the site is crawled: needed only when it is done
         self._discovery: asyncio.Future[None] | None = None
@@ -279,6 +278,11 @@ class Crawler:
                                          guessed=frozenset(guessed), may_fetch=on_site)
         for note in source.notes:
             self._robots_note(note.split(": ", 1)[0], f"sitemap: {note}")
+
+    @property
+    def inventory_resources(self) -> int:
+        """Inventory files stored as resources (a stylesheet, an image …), all sources."""
+        return sum(source.resources for source in self.inventory.sources)
 
     async def _queue_inventory(self) -> int:
         """Every inventory URL the crawl has not met: labelled ``inventory-seed`` (no
@@ -1065,7 +1069,6 @@ class Crawler:
         self.writer.save_resource(fetched.url, **fields, isExternal=0,
                                   compress=fetched.headers.get("content-encoding"),
                                   source="inventory-seed")
-        self.inventory_resources += 1
         listed = self.inventory.urls.get(fetched.url)
         if listed is not None:
             listed.resources += 1

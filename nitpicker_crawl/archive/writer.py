@@ -582,7 +582,7 @@ class ArchiveWriter:
         for table in MAIN_CONTENT_TABLES:
             if earlier:   # the inventories are written with their summary row, or not
                 self.conn.execute(f"DELETE FROM `{table}` WHERE pageId = ?", (page_id,))
-            rows = items.get(table[18:]) or ()   # page_main_content_<kind>
+            rows = items.get(table.removeprefix("page_main_content_")) or ()
             if rows:
                 keys = tuple(rows[0])
                 sql = _INVENTORY_INSERTS.get((table, keys))
