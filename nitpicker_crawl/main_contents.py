@@ -241,10 +241,14 @@ def read(tree: LexborHTMLParser, url: str, *, selector: str | None = None,
 
     # one query for every kind but custom elements, each element then sorted into its
     # kinds (an <img role=button> is an image and a button, as two queries would say)
+    # lexbor's css() answers an element once per selector of the list it matches (an
+    # <input role=button> twice) and matches the region itself too: each is seen once
     kinds: dict[str, list[LexborNode]] = {k: [] for k in KINDS}
+    seen = {region.mem_id}
     for node in region.css(_LISTED):
-        if node.mem_id == region.mem_id:   # lexbor's css() matches the region itself too
+        if node.mem_id in seen:
             continue
+        seen.add(node.mem_id)
         tag = node.tag or ""
         kind_of_input = (node.attributes.get("type") or "").lower() if tag == "input" else ""
         if tag in _HEADINGS:

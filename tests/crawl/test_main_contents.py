@@ -87,6 +87,16 @@ def test_counts_are_exact_lists_are_bounded() -> None:
                                          "alt": str(MAX_ITEMS - 1)}
 
 
+def test_an_element_matching_two_kinds_of_selector_counts_once() -> None:
+    # MediaWiki's table of contents toggle is <input type=checkbox role=button>
+    found = read_html('<body><main><input type="checkbox" role="button">'
+                      '<img role="button" src="a.png" alt="go"><button>ok</button>'
+                      '<input type="checkbox"></main></body>', PAGE)
+    assert found.counts["buttons"] == 3 and found.counts["images"] == 1
+    assert [(b["nodeName"], b["type"]) for b in found.items["buttons"]] == \
+        [("INPUT", "checkbox"), ("IMG", None), ("BUTTON", "submit")]
+
+
 def test_columns_are_format_013s() -> None:
     assert list(read_html("<main></main>", PAGE).columns()) == \
         [name for name, _ in MAIN_CONTENT_COLUMNS]
