@@ -556,7 +556,7 @@ QUERIES += (
 QUERIES += (
     QuerySpec(
         "get_violations", "violations", get_violations,
-        "Findings of upstream's analyze plugins (axe, markuplint, textlint), per page.",
+        "Findings of the analyze plugins (nitpicker-crawl analyze, or upstream's), per page.",
         (
             Param("validator", "str", "Only this validator.", example="axe"),
             Param("severity", "str", "Only this severity, as the validator names it.",
@@ -564,9 +564,11 @@ QUERIES += (
             Param("rule", "str", "Only this rule.", example="color-contrast"),
             Param("url_pattern", "str", "SQL LIKE pattern on the page URL: % any run, _ one "
                   "character.", example="%/news/%"),
-            Param("sort", "choice", "Order: by page URL, or by validator, severity or rule "
-                  "first.", default="url", choices=tuple(VIOLATION_SORTS),
-                  example="rule"),
+            Param("sort_by", "choice", "Order by page URL, validator, severity, rule, "
+                  "message or code (ties by page URL).", default="url",
+                  choices=tuple(VIOLATION_SORTS), example="rule"),
+            Param("sort_order", "choice", "Sort direction.", default="asc",
+                  choices=("asc", "desc"), example="desc"),
             *_paging(),
         ),
         examples=("nitpicker-query violations site.nitpicker --validator axe "

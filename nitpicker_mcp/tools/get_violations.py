@@ -6,10 +6,11 @@ from ._base import query_tool
 TOOL = query_tool(
     "get_violations",
     title="Analysis violations",
-    description="""What did upstream's analyze plugins (axe for accessibility, markuplint
-    for markup, textlint for text) report, and on which pages? One item per finding:
-    url, validator, severity, rule, message, code and, when recorded, line and col.
-    Filter by validator, severity, rule or urlPattern (SQL LIKE); sort by url,
-    validator, severity or rule. An archive never analysed answers an empty list.""",
+    description="""What did the analyze plugins report, and on which pages? Ours
+    (nitpicker-crawl analyze) or upstream's: axe for accessibility, an HTML validator for
+    markup, text checks. One item per finding: url, validator, severity, rule, message,
+    code and, when recorded, line and col. Filter by validator, severity, rule or
+    urlPattern (SQL LIKE); sortBy url, validator, severity, rule, message or code, with
+    sortOrder asc or desc. An archive never analysed answers an empty list.""",
     output_schema=list_output(item(["url", "validator", "severity", "rule", "message"])),
 )

@@ -102,7 +102,8 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     ``networkOutages`` (null without the table): ``windows`` the crawl paused in because
     nothing answered, and ``failuresInside`` — failures recorded inside one (none when
     the crawl came back: it fetches them again), so a flaky connection is not read as
-    broken pages.
+    broken pages. ``violations`` (null when never analysed): the analyze plugins'
+    findings per validator, ``{validator, findings, pages}``.
 
     Upstream: ``packages/@nitpicker/query/src/get-summary.ts`` (0.10 era).
     """
@@ -159,6 +160,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         totals = crawl_totals(a, a.lite)
         problems = _page_problems(a)
         outages = outage_totals(a)
+        findings = _findings(a)
         content_rows = a.execute(
             f"SELECT contentType, isExternal, count(*) AS n FROM {a.lite} pages "
             f"WHERE scraped = 1 AND redirectDestId IS NULL AND {NOT_SKIPPED} "
@@ -187,7 +189,18 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         "pageProblems": problems,
         "crawl": crawl,
         "networkOutages": outages,
+        "violations": findings,
     }
+
+
+def _findings(a: Archive) -> list[dict[str, Any]] | None:
+    """What the analyze plugins found, per validator: ``{validator, findings, pages}``
+    (most findings first); None when the archive was never analysed."""
+    if not (a.has_table("analysis_violations") and a.has_table("analysis_text_refs")):
+        return None
+    return [{"validator": r[0], "findings": r[1], "pages": r[2]} for r in a.execute(
+        "SELECT validator, count(*), count(DISTINCT page_id) FROM analysis_violations "
+        "GROUP BY validator ORDER BY count(*) DESC, validator")]
 
 
 def _page_problems(a: Archive) -> list[dict[str, Any]]:

@@ -76,12 +76,20 @@ def test_violations_listed_filtered_and_sorted(analysed: Path) -> None:
     assert q.get_violations(analysed, rule="image-alt")["total"] == 1
     assert q.get_violations(analysed, url_pattern="%/b")["total"] == 2
     assert q.get_violations(analysed, validator="AXE")["total"] == 0  # exact
-    by_rule = q.get_violations(analysed, sort="rule")
+    by_rule = q.get_violations(analysed, sort_by="rule")
     assert [i["rule"] for i in by_rule["items"]] == sorted(r[3] for r in FINDINGS)
+    by_message = q.get_violations(analysed, sort_by="message", sort_order="desc")
+    assert [i["message"] for i in by_message["items"]] == sorted(
+        (r[4] for r in FINDINGS), reverse=True)
+    by_code = q.get_violations(analysed, sort_by="code")  # no code (NULL) first
+    assert [i["code"] for i in by_code["items"]][:1] == [None]
+    assert [i["code"] for i in by_code["items"]][1:] == sorted(r[5] for r in FINDINGS if r[5])
     page = q.get_violations(analysed, limit=1, offset=2)
     assert [i["rule"] for i in page["items"]] == ["image-alt"] and page["nextOffset"] == 3
     with pytest.raises(q.InvalidArgument):
-        q.get_violations(analysed, sort="nope")
+        q.get_violations(analysed, sort_by="nope")
+    with pytest.raises(q.InvalidArgument):
+        q.get_violations(analysed, sort_order="up")
 
 
 def test_an_archive_never_analysed_has_none(tmp_path: Path) -> None:
@@ -95,6 +103,11 @@ def test_violations_sub_command(analysed: Path) -> None:
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert [i["rule"] for i in json.loads(r.stdout)["items"]] == ["no-doubled-joshi"]
-    bad = subprocess.run([QUERY, "violations", str(analysed), "--sort", "nope"],
+    desc = subprocess.run([QUERY, "violations", str(analysed), "--sort-by", "severity",
+                           "--sort-order", "desc", "--format", "csv"],
+                          capture_output=True, text=True, timeout=60)
+    assert [line.split(",")[2] for line in desc.stdout.splitlines()[1:]] == \
+        ["warning", "info", "error", "error"]
+    bad = subprocess.run([QUERY, "violations", str(analysed), "--sort-by", "nope"],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2
+    assert bad.returncode == 2 and "--sort-by" in bad.stderr
