@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__, cache, export, progress
+from . import __version__, cache, export, progress, report
 from .archive import DEFAULT_QUERY_TIMEOUT, database_errors, open_archive
 from .catalog import QUERIES, Param, QuerySpec
 from .exceptions import InvalidArgument, NitpickerError, NotFound
@@ -98,7 +99,76 @@ def build_parser() -> argparse.ArgumentParser:
                      "clear: remove them all (archives themselves are never touched).")
     _add_output(sub)
     sub.set_defaults(spec=None, parser=sub)
+    _add_report(subs)
     return parser
+
+
+REPORT_HELP = ("Write the archive as a workbook of upstream's report sheets (Summary, Page "
+               "List, Links, Resources, Images, Violations, Discrepancies, Referrers and "
+               "Resources Relational Tables), or with --format csv a directory of one CSV "
+               "per sheet. Read-only: the archive is never changed.")
+
+
+def _add_report(subs: Any) -> None:
+    sub = subs.add_parser(
+        "report", help=REPORT_HELP, description=REPORT_HELP,
+        epilog="examples:\n  nitpicker-query report site.nitpicker -o site.xlsx\n"
+        "  nitpicker-query report site.nitpicker -o site.xlsx --sheets 'Page List,Links'"
+        "\n  nitpicker-query report site.nitpicker -o site-csv --format csv "
+        "--dedupe-resources",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub.add_argument("archive", metavar="ARCHIVE", help=".nitpicker file or crawl directory")
+    sub.add_argument("-o", "--output", required=True, metavar="PATH",
+                     help="The workbook to write (replaced if it exists), or with --format "
+                     "csv the directory (created if missing; its other files are left).")
+    sub.add_argument("--format", choices=report.FORMATS, default="xlsx",
+                     help="xlsx (default) or csv.")
+    sub.add_argument("--sheets", metavar="NAMES",
+                     help="Comma-separated sheets to write, of: "
+                     + ", ".join(report.SHEET_NAMES) + ". Default: all.")
+    sub.add_argument("--dedupe-resources", action="store_true",
+                     help="Resources: one row per URL without its query values, with Count "
+                     "and Query Pattern (key=N distinct values, 100+ past a hundred).")
+    sub.add_argument("--query-timeout", type=float, default=DEFAULT_QUERY_TIMEOUT,
+                     metavar="S", help="Stop when one step of reading takes longer than S "
+                     f"seconds. Default: {DEFAULT_QUERY_TIMEOUT:g}.")
+    sub.add_argument("--debug", action="store_true",
+                     help="Show a traceback on unexpected errors.")
+    sub.set_defaults(spec=None, parser=sub, report=True)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP during a report: stopped as Ctrl-C stops it, nothing written."""
+
+
+SIGNALLED: list[int] = []
+"""The signal that stopped a report, if one did: raised inside a SQLite callback it
+surfaces as a database error, which is then reported as the interruption it was."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    SIGNALLED.append(signum)
+    raise Terminated(signum)
+
+
+def run_report(args: argparse.Namespace) -> None:
+    """Write the report; say what was written, one line per sheet, on stdout. SIGTERM
+    and SIGHUP stop it as Ctrl-C does (the half-written file is removed)."""
+    names = [n.strip() for n in args.sheets.split(",") if n.strip()] if args.sheets \
+        else None
+    previous = {s: signal.signal(s, _terminated) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        with open_archive(args.archive, query_timeout=args.query_timeout) as archive, \
+                database_errors(archive):
+            result = report.write_report(archive, args.output, sheets=names,
+                                         dedupe_resources=args.dedupe_resources,
+                                         fmt=args.format)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    print(f"wrote {escape(result['output'])}")
+    for sheet in result["sheets"]:
+        print(f"  {sheet['name']}: {sheet['rows']:,} rows")
 
 
 CACHE_SPEC = QuerySpec("cache", "cache", cache.report, "", (), is_list=True,
@@ -163,14 +233,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     spec: QuerySpec | None = args.spec
-    if spec is not None:
-        check_ranges(args.parser, spec, args)
+    if spec is not None or getattr(args, "report", False):
+        if spec is not None:
+            check_ranges(args.parser, spec, args)
         if not 0 < args.query_timeout < float("inf"):
             args.parser.error(f"--query-timeout must be more than 0 seconds, got "
                               f"{args.query_timeout}")
-    line = StderrLine(sys.stderr, "templates")  # the one query that may take long
+    # the long work: the one query that may take long, and the report
+    line = StderrLine(sys.stderr, "report" if getattr(args, "report", False) else "templates")
     try:
         with progress.reporting(line):
+            if getattr(args, "report", False):
+                run_report(args)
+                line.end()
+                return 0
             if spec is None:
                 result = cache.report(args.action)
                 spec = CACHE_SPEC
@@ -197,14 +273,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
     except NitpickerError as exc:
         line.end()
+        if SIGNALLED:
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return 128 + SIGNALLED[0]
         print(f"{PROG}: error: {escape(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         line.end()
         print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return 128 + exc.args[0] if isinstance(exc, Terminated) else 130
     except Exception as exc:
         if args.debug:
             traceback.print_exc()

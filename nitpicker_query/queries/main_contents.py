@@ -50,7 +50,7 @@ _FLAGS = {"hasHeader", "hasFooter", "hasMergedCell", "disabled"}
 assert {t for _, t, _ in LISTS} == set(MAIN_CONTENT_TABLES)
 
 
-def _summary_table(a: Archive) -> str | None:
+def main_content_table(a: Archive) -> str | None:
     """Where the region and its counts are: ``page_meta`` (0.13) or ours (0.10)."""
     if a.format == "0.13" and "main_content_word_count" in a.columns("page_meta"):
         return "page_meta"
@@ -92,7 +92,7 @@ def get_page_main_contents(archive: Archive | str, *, url: str) -> dict[str, Any
                          (url,)).fetchone()
         if page is None:
             return None
-        table = _summary_table(a)
+        table = main_content_table(a)
         if table is None:
             raise _none_recorded(a)
         row = a.execute(f"SELECT * FROM {table} WHERE page_id = ? AND "

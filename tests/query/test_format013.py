@@ -258,3 +258,25 @@ def test_stored_templates_are_read_not_recomputed(tmp_path: Path) -> None:
     detail = q.get_template_cluster(out, key="cluster:1")
     assert detail is not None
     assert [m["title"] for m in detail["items"]] == ["Same title", "Same title"]
+
+
+def test_the_report_reads_013_as_it_reads_010(newest: Path, tmp_path: Path) -> None:
+    """Each sheet over the 0.10-shaped views: the pair counted three times is one row of
+    Count 3, the link to /old is counted at /a (where it ends), the file unchanged."""
+    import openpyxl
+
+    from nitpicker_query.report import write_report
+
+    before = _sha(newest)
+    out = tmp_path / "r.xlsx"
+    written = write_report(newest, out)
+    book = openpyxl.load_workbook(out, read_only=True)
+    rows = {s.title: list(s.iter_rows(values_only=True)) for s in book.worksheets}
+    assert {s["name"]: s["rows"] for s in written["sheets"]}["Page List"] == \
+        len(rows["Page List"]) - 1 == q.list_pages(newest, is_external=False)["total"]
+    pairs = {(r[0], r[1]): r[2:4] for r in rows["Referrers Relational Table"][1:]}
+    assert pairs[(f"{BASE}/a", BASE)] == ("to a", 4)   # three direct + one through /old
+    links = {r[0]: r for r in rows["Links"][1:]}
+    assert links[f"{BASE}/old"][5:7] == (0, "1 Elements")
+    assert links[f"{BASE}/a"][5] == 1                       # Redirect From: /old
+    assert _sha(newest) == before

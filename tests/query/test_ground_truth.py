@@ -105,3 +105,43 @@ def test_link_pages_equal_the_plain_sorted_query(generated: tuple[q.Archive, dic
                         broken_as="404" if kind == "404" else "error", offset=offset)["items"]
     assert [(i["sourceUrl"], i["destUrl"], i["textContent"]) for i in ours] == [
         tuple(r) for r in plain]
+
+
+def test_report_counts_and_a_sigterm_half_way(
+        generated: tuple[q.Archive, dict[str, Any]], tmp_path: Path) -> None:
+    """The report's relational sheets against the generator's truth, and SIGTERM in the
+    middle of the biggest sheet: exit 143, the old workbook intact, nothing half-written
+    left beside it."""
+    import signal
+    import subprocess
+    import sys
+
+    a, truth = generated
+    query = str(Path(sys.executable).with_name("nitpicker-query"))
+    out = tmp_path / "site.csv.d"
+    done = subprocess.run([query, "report", str(a.path), "-o", str(out), "--format", "csv",
+                           "--sheets", "Images,Resources Relational Table"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    images = (out / "images.csv").read_bytes().count(b"\r\n") - 1
+    assert images == truth["list_images"]["total"]
+    # every (resource, page) pair once; the truth's one resource with its referrer count
+    pairs = (out / "resources-relational-table.csv").read_bytes().decode("utf-8-sig")
+    assert pairs.count("\r\n") - 1 == sum(
+        r["referrerCount"] for r in q.list_resources(a, limit=1000)["items"])
+    [(one, referred)] = truth["get_resource_referrers"].items()
+    assert pairs.count(f",{one},") == referred
+    book = tmp_path / "site.xlsx"
+    book.write_bytes(b"yesterday")
+    running = subprocess.Popen([query, "report", str(a.path), "-o", str(book), "--sheets",
+                                "Referrers Relational Table"], stderr=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    assert running.stderr is not None
+    first = running.stderr.readline()   # the first progress line: rows are being written
+    assert first.startswith("[report] sheet 1/1 Referrers Relational Table: 0 of "), first
+    running.send_signal(signal.SIGTERM)
+    _, err = running.communicate(timeout=60)
+    assert running.returncode == 128 + signal.SIGTERM, err
+    assert err.splitlines()[-1] == "nitpicker-query: interrupted"
+    assert book.read_bytes() == b"yesterday"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site.csv.d", "site.xlsx"]

@@ -1,0 +1,154 @@
+"""Which sheets, in which order, into which file — written whole or not at all.
+
+The file appears only when every sheet is written: the workbook (or each CSV) is built
+beside its destination under a hidden name and renamed into place, so a failure, Ctrl-C
+or SIGTERM leaves what was there before. The archive is only read; writing over it is
+refused.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..archive import Archive, opened
+from ..exceptions import InvalidArgument
+from ..progress import working_on
+from . import finding_sheets, page_sheets, resource_sheets
+from .order import QueryPattern, canonical_url, natural_key
+from .table import Table
+from .writers import CsvSink, Sink, XlsxSink, file_name
+
+Builder = Callable[[Archive, bool], Table]
+
+SHEETS: dict[str, Builder] = {
+    "Summary": lambda a, _: finding_sheets.summary(a),
+    "Page List": lambda a, _: page_sheets.page_list(a),
+    "Links": lambda a, _: page_sheets.links(a),
+    "Resources": lambda a, dedupe: resource_sheets.resources(a, dedupe=dedupe),
+    "Images": lambda a, _: resource_sheets.images(a),
+    "Violations": lambda a, _: finding_sheets.violations(a),
+    "Discrepancies": lambda a, _: finding_sheets.discrepancies(a),
+    "Referrers Relational Table": lambda a, _: page_sheets.referrers_table(a),
+    "Resources Relational Table": lambda a, _: resource_sheets.resources_table(a),
+}
+"""Every sheet in the workbook's order: upstream's, with Summary first (the sheet a
+spreadsheet program opens on)."""
+
+SHEET_NAMES = tuple(SHEETS)
+FORMATS = ("xlsx", "csv")
+REPORT_EVERY = 2_000
+
+
+def choose_sheets(names: Sequence[str] | None) -> list[str]:
+    """The sheets asked for, in the workbook's order; a name is matched without case,
+    spaces or hyphens (``page-list``, ``Page List``); an unknown one is an error."""
+    if not names:
+        return list(SHEETS)
+    plain = {_plain(n): n for n in SHEETS}
+    chosen = set()
+    for name in names:
+        if _plain(name) not in plain:
+            raise InvalidArgument(f"no sheet named {name!r}: choose from "
+                                  + ", ".join(SHEETS))
+        chosen.add(plain[_plain(name)])
+    return [n for n in SHEETS if n in chosen]
+
+
+def _plain(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def register(a: Archive) -> None:
+    """The SQL functions the sheets sort and group with, on this thread's connection."""
+    conn = a.connection()
+    conn.create_function("np_natural", 1, natural_key, deterministic=True)
+    conn.create_function("np_canonical", 1, canonical_url, deterministic=True)
+    # typeshed's aggregate protocol wants finalize() -> int; SQLite takes any value
+    conn.create_aggregate("np_query_pattern", 1, QueryPattern)  # type: ignore[arg-type]
+
+
+def _check_output(a: Archive, out: Path, fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise InvalidArgument(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if out.exists() and out.resolve() == a.path.resolve():
+        raise InvalidArgument(f"{out} is the archive itself: write the report elsewhere")
+    if fmt == "xlsx" and out.is_dir():
+        raise InvalidArgument(f"{out} is a directory: give the workbook's file name")
+    if fmt == "csv" and out.exists() and not out.is_dir():
+        raise InvalidArgument(f"{out} is a file: --format csv writes a directory")
+    if not out.parent.is_dir():
+        raise InvalidArgument(f"{out.parent} does not exist: create it first")
+
+
+def write_report(archive: Archive | str, out: str | os.PathLike[str], *,
+                 sheets: Sequence[str] | None = None, dedupe_resources: bool = False,
+                 fmt: str = "xlsx") -> dict[str, Any]:
+    """Write the report of ``archive`` to ``out`` (a ``.xlsx`` file, or with
+    ``fmt="csv"`` a directory of one CSV per sheet); progress goes to the caller's
+    reporter (:mod:`nitpicker_query.progress`). Returns ``{output, format, sheets:
+    [{name, rows}]}``."""
+    names = choose_sheets(sheets)
+    target = Path(os.path.abspath(os.fspath(out)))
+    with opened(archive) as a:
+        _check_output(a, target, fmt)
+        register(a)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial",
+                                         dir=target.parent))
+        try:
+            written = _write(a, names, dedupe_resources, fmt, staging)
+            _publish(staging, target, fmt, names)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return {"output": str(target), "format": fmt,
+            "sheets": [{"name": n, "rows": r} for n, r in written]}
+
+
+def _write(a: Archive, names: list[str], dedupe: bool, fmt: str,
+           staging: Path) -> list[tuple[str, int]]:
+    written: list[tuple[str, int]] = []
+    sink: Sink
+    if fmt == "csv":
+        sink = CsvSink(staging)
+    else:
+        scratch = staging / "scratch"
+        scratch.mkdir()
+        sink = XlsxSink(staging / "report.xlsx", scratch)
+    with working_on(str(a.path)) as report:
+        try:
+            _sheets(a, names, dedupe, sink, report, written)
+        except BaseException:
+            sink.abort()
+            raise
+        report(1, 1, "closing the workbook" if fmt == "xlsx" else "done")
+        sink.close()
+    return written
+
+
+def _sheets(a: Archive, names: list[str], dedupe: bool, sink: Sink,
+            report: Callable[[int, int, str], None],
+            written: list[tuple[str, int]]) -> None:
+    for number, name in enumerate(names, 1):
+        table = SHEETS[name](a, dedupe)
+        label = f"sheet {number}/{len(names)} {name}"
+        report(0, table.total, f"{label}: 0 of {table.total:,} rows")
+
+        def done(count: int, label: str = label, total: int = table.total) -> None:
+            if count % REPORT_EVERY == 0:
+                report(count, total, f"{label}: {count:,} of {total:,} rows")
+        written.append((name, sink.write(table, done)))
+
+
+def _publish(staging: Path, target: Path, fmt: str, names: list[str]) -> None:
+    """Move what was written into place: the workbook by one rename; each CSV by its own
+    (the directory may hold other files of the user's, left alone)."""
+    if fmt == "xlsx":
+        os.replace(staging / "report.xlsx", target)
+        return
+    target.mkdir(exist_ok=True)
+    for name in names:
+        os.replace(staging / file_name(name), target / file_name(name))
