@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -70,6 +71,15 @@ def apt_install(packages: list[str]) -> bool:
     return subprocess.run(install, env=env, capture_output=True).returncode == 0
 
 
+def libreoffice_missing() -> str | None:
+    """LibreOffice for the report's rendering check (Debian's libreoffice-calc-nogui:
+    Calc without a display); None when ``soffice`` runs."""
+    if shutil.which("soffice") is None and not apt_install(["libreoffice-calc-nogui"]):
+        return "soffice is missing (Debian package libreoffice-calc-nogui; installing " \
+            "needs root)"
+    return None
+
+
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import cluster_corpora
@@ -81,7 +91,8 @@ def main() -> int:
                          ("dokuwiki", dokuwiki.ensure_installed),
                          ("trac", trac.ensure_installed),
                          ("sphinx docs", cluster_corpora.sphinx_missing),
-                         ("pelican", cluster_corpora.pelican_missing)):
+                         ("pelican", cluster_corpora.pelican_missing),
+                         ("libreoffice", libreoffice_missing)):
         try:
             why = ensure()
         except (OSError, subprocess.CalledProcessError) as exc:

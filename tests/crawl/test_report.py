@@ -216,3 +216,24 @@ def test_a_failure_half_way_leaves_the_old_file(hostile: Path, tmp_path: Path,
         write_report(hostile, out)
     assert out.read_bytes() == b"last week's report"
     assert [p.name for p in tmp_path.iterdir()] == ["site.xlsx"]  # no partial file left
+
+
+@pytest.mark.slow  # LibreOffice starts in seconds; installed by bench/targets.py
+@pytest.mark.skipif(__import__("shutil").which("soffice") is None,
+                    reason="LibreOffice is missing (Debian package libreoffice-calc-nogui)")
+def test_libreoffice_renders_the_workbook(workbook: Path, rendered_crawl: Crawl,
+                                          tmp_path: Path) -> None:
+    """A third program reads the workbook: LibreOffice converts it to PDF without error,
+    and its CSV export of the first sheet holds the crawl's base URL where Summary puts
+    it."""
+    profile = f"-env:UserInstallation=file://{tmp_path / 'profile'}"
+    for target in ("pdf", "csv"):
+        r = subprocess.run(["soffice", profile, "--headless", "--convert-to", target,
+                            "--outdir", str(tmp_path), str(workbook)],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+    assert (tmp_path / "site.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "site.pdf").stat().st_size > 50_000   # every sheet, not a blank page
+    first = (tmp_path / "site.csv").read_text(encoding="utf-8").splitlines()
+    base = q.get_summary(rendered_crawl.archive)["baseUrl"]
+    assert first[:2] == ["Item,Value", f"Base URL,{base}"]
