@@ -17,8 +17,8 @@ TOOL = query_tool(
     its count; status -1 means a network failure and carries errorKindBreakdown such as
     dns or timeout), metadataFulfillment (share 0–1 of the site's pages having a title,
     description, og:title, …), contentTypeDistribution (html, pdf, image, … internal
-    and external) and violations (analyze findings per validator). Start here, then drill down with list_pages, list_links or
-    find_duplicates.""",
+    and external) and violations (analyze findings per validator). Start here, then
+    drill down with list_pages, list_links or find_duplicates.""",
     output_schema=object_output(
         ["totals", "totalPages", "internalPages", "externalPages", "statusDistribution",
          "metadataFulfillment", "contentTypeDistribution"],
