@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint bench demo browser inspector clean
+.PHONY: test test-slow lint bench demo browser inspector analyzers clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,18 @@ inspector:
 	@if command -v npm >/dev/null 2>&1 && [ ! -f $(INSPECTOR) ]; then \
 	  npm install --silent --prefix .npm-tools @modelcontextprotocol/inspector-cli@1.0.3; fi
 
-test: $(STAMP) browser inspector
+# nitpicker-crawl analyze's tools for the tests: the Nu Html Checker (npm vnu-jar, run by
+# Debian's Java) and npm's axe-core (its locales, for --axe-lang). Java as root from
+# Debian when missing; elsewhere the vnu tests skip, saying so.
+VNU := .npm-tools/node_modules/vnu-jar/build/dist/vnu.jar
+AXE := .npm-tools/node_modules/axe-core/axe.min.js
+analyzers:
+	@command -v java >/dev/null 2>&1 || if [ "$$(id -u)" = "0" ]; then \
+	  (apt-get update -qq && apt-get install -y -qq default-jre-headless >/dev/null); fi
+	@if command -v npm >/dev/null 2>&1 && { [ ! -f $(VNU) ] || [ ! -f $(AXE) ]; }; then \
+	  npm install --silent --prefix .npm-tools vnu-jar@26.9.27 axe-core@4.12.1; fi
+
+test: $(STAMP) browser inspector analyzers
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # Real third-party targets — MediaWiki and DokuWiki from Debian's packages, Trac from
@@ -36,7 +47,7 @@ test: $(STAMP) browser inspector
 # as root); each test skips with the reason when its target cannot be set up. And the
 # long crawls (the whole hostile site and the unbounded TrapZoo rendered, make demo run
 # twice for its determinism, the independent trap site at cap 100).
-test-slow: $(STAMP) browser
+test-slow: $(STAMP) browser analyzers
 	$(BIN)/python bench/targets.py
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 

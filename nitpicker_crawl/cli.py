@@ -53,6 +53,7 @@ examples:
   nitpicker-crawl --resume example.nitpicker   # continue it, with its options
   nitpicker-crawl upgrade old.nitpicker -o new.nitpicker   # upstream < 0.10
   nitpicker-crawl convert site.nitpicker --to 0.13 -o site-0.13.nitpicker  # for upstream 0.13+
+  nitpicker-crawl analyze site.nitpicker   # accessibility, HTML, text
 
 --resume continues the crawl an archive (or an interrupted crawl's ._nitpicker-<name>
 directory) holds, with the options it was started with, and writes it back to the same
@@ -557,6 +558,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return upgrade_main(arguments[1:])
     if arguments[:1] == ["convert"]:
         return convert_main(arguments[1:])
+    if arguments[:1] == ["analyze"]:
+        from .analyze.cli import main as analyze_main
+
+        return analyze_main(arguments[1:])
     parser = build_parser()
     args = parser.parse_args(arguments)
     given = _given(args)

@@ -139,7 +139,7 @@ def _playwright_chromium() -> str | None:
 
 
 @contextlib.contextmanager
-def _driver_in_own_session() -> Iterator[None]:
+def driver_in_own_session() -> Iterator[None]:
     """Start Playwright's driver (and so Chromium, its child) in a session of its own.
 
     Ctrl-C in a terminal sends SIGINT to the whole foreground process group. The driver
@@ -295,7 +295,7 @@ class Renderer:
             raise BrowserNotFound(NOT_FOUND_MESSAGE)
         from playwright.async_api import async_playwright
 
-        with _driver_in_own_session():
+        with driver_in_own_session():
             self._pw = await async_playwright().start()
         self._executable = executable
         self.watchdog = TabWatchdog(self.max_tab_memory_mb << 20)

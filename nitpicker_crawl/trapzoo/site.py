@@ -281,6 +281,33 @@ SITEMAP_PATHS = ("/", "/blog/", "/products/", "/orphans/lonely/", "/orphans/seri
 """The paths the sitemap names (``/orphans/gone/`` answers 404; every page loads
 ``/static/site.css``, none ``/static/old.css``)."""
 
+A11Y_PAGES: dict[str, tuple[str, str, str]] = {
+    # slug: (title, body, lang) — each page breaks the rules its slug names, and no other
+    "missing-alt": ("Missing alt", '<p>Our logo:</p><img src="/static/logo.png">', "en"),
+    "low-contrast": ("Low contrast", '<p style="color:#777777;background-color:#888888">'
+                     "Grey on grey is hard to read.</p>", "en"),
+    "unlabeled": ("Unlabeled input", '<form action="/a11y/"><input type="text" name="q">'
+                  "</form>", "en"),
+    "duplicate-ids": ("Duplicate ids", '<p id="intro">One.</p><p id="intro">Two.</p>', "en"),
+    "html-errors": ("HTML errors", '<ul><div>Not a list item.</div></ul>'
+                    '<p><a href="/a11y/" target="_blank" colour="red">Home</a></p>', "en"),
+    "text": ("表記ゆれ", "<p>ＡＢＣ１２３の商品です。。ｶﾀｶﾅも使います。</p>"
+             "<p>Read the the manual.</p>", "ja"),
+    "scripted": ("Scripted", '<img src="/static/logo.png" id="pic"><script>document.'
+                 'getElementById("pic").alt = "set by a script";</script>'
+                 '<meta http-equiv="refresh" content="0; url=/a11y/">', "en"),
+    "clean": ("A clean page", '<p id="first">Our pricing is simple: see pricing below.</p>'
+              '<img src="/static/logo.png" alt="TrapZoo logo"><form action="/a11y/">'
+              '<label for="q">Search</label><input type="text" id="q" name="q"></form>'
+              "<p>That is that.</p>", "en"),
+}
+"""``/a11y/``: the analyze plugins' seeded pages (axe: image-alt, color-contrast, label;
+vnu: the missing alt, duplicate ids, a div in a list, an unknown attribute; text:
+full-width letters, half-width kana, doubled punctuation, a doubled word). ``scripted``
+lacks an alt that its own script would set, and refreshes to the index at once: the
+analyzers read the HTML as archived, page scripts not run. ``clean`` breaks none of the
+rules, and has the keyword "pricing" twice."""
+
 FAQ_BODY = (
     '<h2>Orders</h2><p>Questions before you buy? Read the answers first.</p>'
     '<img src="/static/faq.png" alt="How to order"><img src="/static/arrow.png">'
@@ -375,6 +402,7 @@ class Site:
             ("/error", lambda p, q: Response(status=500, body=b"<h1>Server error</h1>")),
             ("/js/", self.js_page),
             ("/support/", self.support),
+            ("/a11y/", self.a11y),
             ("/private/", lambda p, q: page("Private", description="Robots says no")),
             ("/slow/", self.slow),
             ("/files/report.pdf", lambda p, q: Response(body=PDF_BYTES,
@@ -487,6 +515,19 @@ class Site:
             return page(f"Old series {path.split('/')[-2]}", description="An old series",
                         links=series[path])
         return self.not_found()
+
+    def a11y(self, path: str, query: dict[str, list[str]]) -> Response:
+        """Pages for ``nitpicker-crawl analyze``, each breaking known rules: reached only
+        by crawling from ``/a11y/`` (no other page links here, no sitemap names them), so
+        the rest of the site and its counts are unchanged. See :data:`A11Y_PAGES`."""
+        if path == "/a11y/":
+            return page("Accessibility samples", description="Pages for the analyzers",
+                        links=[f"/a11y/{slug}/" for slug in A11Y_PAGES])
+        slug = path.removeprefix("/a11y/").strip("/")
+        if slug not in A11Y_PAGES or path != f"/a11y/{slug}/":
+            return self.not_found()
+        title, body, lang = A11Y_PAGES[slug]
+        return page(title, description=title, body=body, lang=lang)
 
     def support(self, path: str, query: dict[str, list[str]]) -> Response:
         """A contact form served under two URLs (``/support/`` and ``/support/contact/``),
