@@ -564,6 +564,8 @@ QUERIES += (
             Param("rule", "str", "Only this rule.", example="color-contrast"),
             Param("url_pattern", "str", "SQL LIKE pattern on the page URL: % any run, _ one "
                   "character.", example="%/news/%"),
+            Param("url", "str", "Only this page (its exact URL).",
+                  example="https://example.com/"),
             Param("sort_by", "choice", "Order by page URL, validator, severity, rule, "
                   "message or code (ties by page URL).", default="url",
                   choices=tuple(VIOLATION_SORTS), example="rule"),

@@ -138,11 +138,13 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
                                                  "triggerErrorCount", "failures")),
     "unused-resources": ("list_unused_resources", ("url", "status", "contentType",
                                                    "contentLength", "source")),
+    "violations": ("get_violations", ("url", "validator", "severity", "rule", "message",
+                                      "code", "line", "col")),
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "unused-resources", "console-logs", "network-outages")
+       "unused-resources", "console-logs", "network-outages", "violations")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
@@ -483,11 +485,14 @@ class Viewer:
                 main = await _threaded(q.get_page_main_contents, archive, url=url)
             except NotRecorded:   # not an HTML page, or an archive without inventories
                 main = None
+            # the analyze plugins' findings on this page, the first 200 of them (the
+            # Violations view lists them all)
+            violations = await _threaded(q.get_violations, archive, url=url, limit=200)
         except (NitpickerError, ValueError) as exc:
             return self.error(request, exc, api=False)
         return self.page(request, "page.html", archive=name, view="page", detail=detail,
                          html=html, jsonld=jsonld, tags=tags, main=main,
-                         badge=self.badge(archive))
+                         violations=violations, badge=self.badge(archive))
 
     async def home(self, request: Request) -> Response:
         if self.archives.single is not None and not request.query_params.get("list"):

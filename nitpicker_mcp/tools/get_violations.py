@@ -7,9 +7,10 @@ TOOL = query_tool(
     "get_violations",
     title="Analysis violations",
     description="""What did the analyze plugins report, and on which pages? Ours
-    (nitpicker-crawl analyze) or upstream's: axe for accessibility, an HTML validator for
-    markup, text checks. One item per finding: url, validator, severity, rule, message,
-    code and, when recorded, line and col. Filter by validator, severity, rule or
+    (nitpicker-crawl analyze: validators axe for accessibility, vnu for HTML conformance,
+    text, search-keywords) or upstream's (axe, markuplint, textlint). One item per
+    finding: url, validator, severity (error, warning, info), rule, message, code and,
+    when recorded, line and col. Filter by validator, severity, rule, url (one page) or
     urlPattern (SQL LIKE); sortBy url, validator, severity, rule, message or code, with
     sortOrder asc or desc. An archive never analysed answers an empty list.""",
     output_schema=list_output(item(["url", "validator", "severity", "rule", "message"])),

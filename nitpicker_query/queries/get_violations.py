@@ -22,7 +22,8 @@ JOINS = ("FROM analysis_violations v JOIN pages p ON p.id = v.page_id "
 
 def get_violations(archive: Archive | str, *, validator: str | None = None,
                    severity: str | None = None, rule: str | None = None,
-                   url_pattern: str | None = None, sort_by: str = "url",
+                   url_pattern: str | None = None, url: str | None = None,
+                   sort_by: str = "url",
                    sort_order: str = "asc", limit: int = 100,
                    offset: int = 0) -> dict[str, Any]:
     """Which problems did the analyze plugins report, on which pages?
@@ -30,7 +31,8 @@ def get_violations(archive: Archive | str, *, validator: str | None = None,
     One ``analysis_violations`` row per finding (validator, severity, rule, message and
     code through ``analysis_text_refs``, and in later archives line and column), written
     by ``nitpicker-crawl analyze`` or by upstream's ``nitpicker analyze``. Filters match
-    exactly, ``url_pattern`` as SQL LIKE on the page URL. ``sort_by`` url, validator,
+    exactly, ``url_pattern`` as SQL LIKE on the page URL, ``url`` one page exactly (ours:
+    a URL's ``%`` and ``_`` are LIKE wildcards). ``sort_by`` url, validator,
     severity, rule, message or code, ``sort_order`` asc or desc (upstream's options).
     Items: ``url, validator, severity, rule, message, code, line, col``. An archive that
     was never analysed answers an empty list.
@@ -54,6 +56,9 @@ def get_violations(archive: Archive | str, *, validator: str | None = None,
         if url_pattern is not None:
             where.append("p.url LIKE ?")
             params.append(url_pattern)
+        if url is not None:
+            where.append("p.url = ?")
+            params.append(url)
         clause = " AND ".join(where)
         total = a.count(f"SELECT count(*) {JOINS} WHERE {clause}", params)
         position = a.select_list("analysis_violations", "v", ("line", "col"))
