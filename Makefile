@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint bench demo browser inspector analyzers clean
+.PHONY: test test-slow lint bench demo browser inspector analyzers lighthouse clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,7 +47,13 @@ test: $(STAMP) browser inspector analyzers
 # as root); each test skips with the reason when its target cannot be set up. And the
 # long crawls (the whole hostile site and the unbounded TrapZoo rendered, make demo run
 # twice for its determinism, the independent trap site at cap 100).
-test-slow: $(STAMP) browser analyzers
+# Lighthouse for the slow test of analyze's lighthouse plugin (185 MB: not for make test)
+LIGHTHOUSE := .npm-tools/node_modules/.bin/lighthouse
+lighthouse:
+	@if command -v npm >/dev/null 2>&1 && [ ! -f $(LIGHTHOUSE) ]; then \
+	  npm install --silent --prefix .npm-tools lighthouse@12.8.2; fi
+
+test-slow: $(STAMP) browser analyzers lighthouse
 	$(BIN)/python bench/targets.py
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 

@@ -18,13 +18,14 @@ from nitpicker_query.totals import plural
 from . import run as runner
 from .axe import DEFAULT_TAGS, AxePlugin
 from .keywords import KeywordsPlugin
+from .lighthouse import LighthousePlugin
 from .plugin import Plugin
 from .text import TextPlugin
 from .vnu import VnuPlugin
 from .workspace import open_workspace
 
 PROG = "nitpicker-crawl analyze"
-NAMES = ("axe", "vnu", "text", "search-keywords")
+NAMES = ("axe", "vnu", "text", "search-keywords", "lighthouse")
 DEFAULT = ("axe", "vnu", "text")
 
 DESCRIPTION = """\
@@ -37,6 +38,7 @@ plugins:
   vnu              HTML conformance: the Nu Html Checker (npm vnu-jar, Java)
   text             ja full/half-width, doubled punctuation; en doubled words
   search-keywords  pages with each of --search-keywords: count and context
+  lighthouse       category scores measured on the LIVE site (only when named)
 
 A .nitpicker file is rewritten atomically when every plugin is done; until then the
 work is kept in .<name>.analyze/ beside it, and a second run (after Ctrl-C, SIGTERM, a
@@ -53,8 +55,8 @@ def build_parser() -> CliParser:
     parser.add_argument("--plugin", action="append", choices=NAMES, metavar="NAME",
                         help="run this plugin (repeatable): " + ", ".join(NAMES))
     parser.add_argument("--all", action="store_true",
-                        help="every plugin (the default when no --plugin is given); "
-                             "search-keywords only with --search-keywords")
+                        help="every plugin but lighthouse (the default when no --plugin "
+                             "is given); search-keywords only with --search-keywords")
     parser.add_argument("--force", action="store_true",
                         help="analyse every page again, replacing the plugin's findings")
     parser.add_argument("--axe-lang", metavar="LANG",
@@ -85,6 +87,7 @@ def _plugins(parser: CliParser, args: argparse.Namespace) -> list[Plugin]:
         "vnu": VnuPlugin(),
         "text": TextPlugin(),
         "search-keywords": KeywordsPlugin(keywords),
+        "lighthouse": LighthousePlugin(),
     }
     return [made[name] for name in dict.fromkeys(named)]
 

@@ -266,6 +266,7 @@ def started(crawl: Crawl, tmp_path: Path) -> tuple[Path, str, subprocess.Popen[s
     return site, before, proc
 
 
+@pytest.mark.slow  # vnu over the whole TrapZoo crawl, twice
 @needs_vnu
 def test_killed_half_way_the_archive_is_intact_and_the_rerun_finishes_the_rest(
         plain_crawl: Crawl, tmp_path: Path) -> None:
@@ -300,6 +301,7 @@ def test_killed_half_way_the_archive_is_intact_and_the_rerun_finishes_the_rest(
     assert not work.exists() and not list(tmp_path.glob(".*partial"))
 
 
+@pytest.mark.slow  # the whole TrapZoo crawl
 @needs_vnu
 def test_sigterm_stops_it_leaving_the_archive_and_telling_how_to_continue(
         plain_crawl: Crawl, tmp_path: Path) -> None:
@@ -392,3 +394,50 @@ def test_axe_lang_gives_messages_in_that_language(a11y: Path, tmp_path: Path) ->
     assert alt["message"] != "Images must have alternative text"
     assert any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff"
                for ch in alt["message"]), alt["message"]
+
+
+LIGHTHOUSE = ROOT / ".npm-tools" / "node_modules" / ".bin" / "lighthouse"
+
+
+@pytest.mark.slow  # Lighthouse loads the live page in its own Chromium: ~20 s a page
+@pytest.mark.skipif(not LIGHTHOUSE.is_file(), reason="npm lighthouse missing (make lighthouse)")
+def test_lighthouse_scores_the_live_page_and_a_dead_site_is_retried_later(
+        tmp_path: Path) -> None:
+    with TrapZoo() as zoo:
+        r = run_crawl(tmp_path, zoo.url + "a11y/clean/", "-o", "one.nitpicker",
+                      "--no-render", "--silent")
+        assert r.returncode == 0, r.stderr
+        site = tmp_path / "one.nitpicker"
+        r = analyze(site, "--plugin", "lighthouse", NITPICKER_LIGHTHOUSE=str(LIGHTHOUSE))
+        assert r.returncode == 0, r.stderr
+    scores = {f["rule"]: f for f in findings(site, validator="lighthouse")}
+    assert set(scores) == {"score:performance", "score:accessibility", "score:best-practices",
+                           "score:seo"}
+    for rule, title in (("score:performance", "Performance"),
+                        ("score:accessibility", "Accessibility")):
+        message = scores[rule]["message"]
+        assert message.startswith(f"{title}: "), message
+        score = int(message.split(": ")[1])
+        assert 0 <= score <= 100
+        assert scores[rule]["severity"] == ("error" if score < 50 else
+                                            "warning" if score < 90 else "info")
+    # the site is gone now: the page cannot be measured, says so, and is not marked done
+    r = analyze(site, "--plugin", "lighthouse", "--force",
+                NITPICKER_LIGHTHOUSE=str(LIGHTHOUSE))
+    assert "lighthouse: 1 page could not be analysed (tried again next run)" in r.stderr
+    assert findings(site, validator="lighthouse") == []
+
+
+@pytest.mark.parametrize(("args", "names"), [
+    ((), ["axe", "vnu", "text"]),
+    (("--all",), ["axe", "vnu", "text"]),
+    (("--search-keywords", "a"), ["axe", "vnu", "text", "search-keywords"]),
+    (("--plugin", "text", "--plugin", "text"), ["text"]),
+    (("--plugin", "lighthouse"), ["lighthouse"]),
+])
+def test_which_plugins_run(args: tuple[str, ...], names: list[str]) -> None:
+    """Lighthouse, which loads the live site, runs only when named."""
+    from nitpicker_crawl.analyze.cli import _plugins, build_parser
+
+    parser = build_parser()
+    assert [p.name for p in _plugins(parser, parser.parse_args(["x", *args]))] == names
