@@ -109,6 +109,10 @@ def main(argv: Sequence[str]) -> int:
     except NitpickerError as exc:
         print(f"{PROG}: error: {escape(str(exc))}", file=sys.stderr)
         return 1
+    except OSError as exc:  # the disk, not the archive: say what failed, where
+        print(f"{PROG}: error: cannot prepare {escape(os.path.basename(args.archive))}: "
+              f"{escape(exc.strerror or str(exc))}; nothing was changed", file=sys.stderr)
+        return 1
     shown = shlex.quote(os.path.relpath(ws.path))
     if ws.resumed:
         print(f"{PROG}: continuing the unfinished run kept in "
@@ -124,10 +128,13 @@ def main(argv: Sequence[str]) -> int:
     if outcome.signal is not None:
         ws.suspend()
         name = signal.Signals(outcome.signal).name
-        kept = ("kept beside it; run the same command again to continue"
-                if ws.sidecar is not None else "committed; run again to continue")
-        print(f"{PROG}: interrupted ({name}); {shown} is unchanged, the pages done so far "
-              f"are {kept}", file=sys.stderr)
+        if ws.sidecar is not None:
+            print(f"{PROG}: interrupted ({name}); {shown} is unchanged, the pages done so "
+                  "far are kept beside it; run the same command again to continue",
+                  file=sys.stderr)
+        else:
+            print(f"{PROG}: interrupted ({name}); the pages done so far are committed in "
+                  f"{shown}; run the same command again to continue", file=sys.stderr)
         _tell(outcome.runs)
         return 128 + outcome.signal
     if changed:
@@ -139,6 +146,10 @@ def main(argv: Sequence[str]) -> int:
             print(f"{PROG}: interrupted while writing; {shown} is unchanged and the work is "
                   "kept: run again to finish", file=sys.stderr)
             return 130
+        except OSError as exc:  # the disk: full, read-only; the work stays for a re-run
+            print(f"{PROG}: error: cannot write {shown}: {exc.strerror or exc}; it is "
+                  "unchanged and the work is kept: run again to finish", file=sys.stderr)
+            return 1
         finally:
             if line is not None:
                 line.end()

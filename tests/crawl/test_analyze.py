@@ -337,7 +337,7 @@ def test_bad_input_gets_one_line_and_changes_nothing(a11y: Path, tmp_path: Path)
         ((str(tmp_path / "missing.nitpicker"),), 1, "not found"),
         ((str(junk),), 1, "Not a Nitpicker archive"),
         ((str(site), "--plugin", "nonsense"), 2, "--plugin cannot be 'nonsense' (one of axe, "
-                                                 "vnu, text, search-keywords)"),
+                                                 "vnu, text, search-keywords, lighthouse)"),
         ((str(site), "--plugin", "search-keywords"), 2, "needs --search-keywords"),
         ((str(site), "--search-keywords", " , "), 2, "give at least one keyword"),
         ((str(site), "--plugin", "axe", "--axe-lang", "xx"), 1, "no such locale"),
