@@ -9,7 +9,8 @@ Rules (all severity ``warning``: each can be meant, none is certain):
 - ``ja-doubled-punctuation`` — two Japanese punctuation marks in a row (``。。``,
   ``、、``, ``、。``);
 - ``en-doubled-word`` — the same English word twice in a row (``the the``), case
-  ignored, inside one text node.
+  ignored, inside one text node; a word that is part of a hyphenated (or slashed, dotted)
+  compound does not count ("module-level level").
 
 Each finding's code is the text around it. Only text a reader sees is read
 (:mod:`.prose`).
@@ -22,7 +23,7 @@ import re
 from .plugin import Finding, Outcome, Page
 from .prose import context, text_nodes
 
-VERSION = "1"
+VERSION = "2"
 
 RULES: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("ja-fullwidth-alnum", re.compile(r"[Ａ-Ｚａ-ｚ０-９]+"),
@@ -31,7 +32,10 @@ RULES: tuple[tuple[str, re.Pattern[str], str], ...] = (
      "Half-width katakana “{0}”: write them full-width"),
     ("ja-doubled-punctuation", re.compile(r"[、。，．][、。，．]+"),
      "Doubled punctuation “{0}”"),
-    ("en-doubled-word", re.compile(r"\b([A-Za-z]+)\s+(\1)\b", re.IGNORECASE),
+    # a word that ends or starts a compound ("module-level level", "one-byte byte") is
+    # not a doubled word: no hyphen, slash, dot or underscore joined to either
+    ("en-doubled-word", re.compile(r"(?<![\w\-/.])([A-Za-z]+)\s+(\1)(?![\w\-/])",
+                                   re.IGNORECASE),
      "Doubled word “{0}”"),
 )
 

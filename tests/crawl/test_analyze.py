@@ -230,7 +230,7 @@ def test_a_second_run_skips_what_is_done_and_force_redoes_it(a11y: Path,
     site = fresh(a11y, tmp_path)
     first = analyze(site, "--plugin", "text")
     assert first.returncode == 0, first.stderr
-    assert "text (text 1): 9 pages analysed, 4 findings" in first.stderr
+    assert "text (text 2): 9 pages analysed, 4 findings" in first.stderr
     marks = done_marks(site, "text")
     before = digest(site)
     again = analyze(site, "--plugin", "text")
@@ -238,7 +238,7 @@ def test_a_second_run_skips_what_is_done_and_force_redoes_it(a11y: Path,
         in again.stderr
     assert digest(site) == before  # nothing to do: the archive is not rewritten
     forced = analyze(site, "--plugin", "text", "--force")
-    assert "text (text 1): 9 pages analysed, 4 findings" in forced.stderr
+    assert "text (text 2): 9 pages analysed, 4 findings" in forced.stderr
     assert len(findings(site, validator="text")) == 4  # replaced, not added
     assert set(done_marks(site, "text")) == set(marks)
 
@@ -379,7 +379,7 @@ def test_a_missing_tool_says_how_to_install_it_and_is_skipped(a11y: Path,
     # among others it is skipped and the others run
     r = analyze(site, "--plugin", "vnu", "--plugin", "text",
                 NITPICKER_VNU_JAR=str(tmp_path / "no.jar"))
-    assert "text (text 1): 9 pages analysed" in r.stderr and "vnu: skipped" in r.stderr
+    assert "text (text 2): 9 pages analysed" in r.stderr and "vnu: skipped" in r.stderr
     assert {f["validator"] for f in findings(site)} == {"text"}
 
 
