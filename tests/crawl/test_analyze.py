@@ -441,3 +441,19 @@ def test_which_plugins_run(args: tuple[str, ...], names: list[str]) -> None:
 
     parser = build_parser()
     assert [p.name for p in _plugins(parser, parser.parse_args(["x", *args]))] == names
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Read the the manual.", ["Doubled word “the the”"]),
+    ("The The end", ["Doubled word “The The”"]),
+    ("accepts an exit_code and and constructs", ["Doubled word “and and”"]),
+    ("checks first the module-level level set by", []),   # a compound, then its noun
+    ("a one-byte byte string", []),
+    ("see the/the docs", []),
+    ("Company News", []),
+])
+def test_doubled_words_and_compounds(text: str, found: list[str]) -> None:
+    """Both directions, on sentences of the Python documentation (Sphinx)."""
+    from nitpicker_crawl.analyze.text import check
+
+    assert [f.message for f in check([text]) if f.rule == "en-doubled-word"] == found
