@@ -30,12 +30,11 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from .plugin import Finding, Outcome, Page, Unavailable
+from .tools import npm_package
 
 DEFAULT_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 """WCAG 2.0 and 2.1, levels A and AA. WCAG 2.2's one AA rule in axe, ``target-size``,
@@ -53,22 +52,10 @@ INSTALL = ("axe-core not found: pip install 'nitpicker[analyze]' (axe-playwright
 
 
 def _npm_axe() -> Path | None:
-    candidates = []
     configured = os.environ.get("NITPICKER_AXE_CORE")
     if configured:
-        candidates.append(Path(configured))
-    candidates.append(Path.cwd() / "node_modules" / "axe-core")
-    npm = shutil.which("npm")
-    if npm and not configured:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            root = subprocess.run([npm, "root", "-g"], capture_output=True, text=True,
-                                  timeout=20).stdout.strip()
-            if root:
-                candidates.append(Path(root) / "axe-core")
-    for candidate in candidates:
-        if (candidate / "axe.min.js").is_file():
-            return candidate
-    return None
+        return Path(configured) if (Path(configured) / "axe.min.js").is_file() else None
+    return npm_package("axe-core", "axe.min.js")
 
 
 def find_axe() -> tuple[str, Path | None]:

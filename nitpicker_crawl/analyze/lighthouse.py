@@ -28,6 +28,7 @@ import shutil
 from pathlib import Path
 
 from .plugin import Finding, Outcome, Page, Unavailable
+from .tools import tool_version
 
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 PAGE_TIMEOUT = 180.0
@@ -72,14 +73,7 @@ class LighthousePlugin:
         self._chrome = find_browser()
         if self._chrome is None:
             raise Unavailable(NOT_FOUND_MESSAGE)
-        proc = await asyncio.create_subprocess_exec(
-            self._cli, "--version", stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
-        out, err = await proc.communicate()
-        if proc.returncode != 0:
-            raise Unavailable(f"lighthouse did not start ({err.decode(errors='replace')[:200]})"
-                              f"; {INSTALL}")
-        self._version = out.decode(errors="replace").strip() or "?"
+        self._version = await tool_version([self._cli, "--version"], INSTALL)
 
     async def analyze(self, pages: list[Page]) -> dict[int, Outcome]:
         slots = asyncio.Semaphore(self.concurrency)

@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .plugin import Page, Plugin, Unavailable
+from .plugin import Finding, Page, Plugin, Unavailable
 from .store import Store
 from .workspace import Workspace
 
@@ -71,7 +71,7 @@ async def _run_one(ws: Workspace, plugin: Plugin, *, force: bool, say: Say,
         say(done, report.total, f"{plugin.name}: {done}/{report.total} pages")
         for batch in store.pending(plugin.batch):
             results = await plugin.analyze(batch)
-            finished: list[tuple[Page, list]] = []  # type: ignore[type-arg]
+            finished: list[tuple[Page, list[Finding]]] = []
             for page in batch:
                 outcome = results.get(page.id, "the plugin returned nothing for it")
                 if isinstance(outcome, str):

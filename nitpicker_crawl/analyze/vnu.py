@@ -28,12 +28,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from .plugin import Finding, Outcome, Page, Unavailable
+from .tools import npm_package, tool_version
 
 INSTALL = ("the Nu Html Checker is not installed: npm install vnu-jar (and Java: apt-get "
            "install default-jre-headless), or point NITPICKER_VNU_JAR at vnu.jar")
@@ -52,19 +52,8 @@ def find_jar() -> Path | None:
     configured = os.environ.get("NITPICKER_VNU_JAR")
     if configured:
         return Path(configured) if Path(configured).is_file() else None
-    roots: list[Path] = [Path.cwd() / "node_modules"]
-    npm = shutil.which("npm")
-    if npm:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            found = subprocess.run([npm, "root", "-g"], capture_output=True, text=True,
-                                   timeout=20).stdout.strip()
-            if found:
-                roots.append(Path(found))
-    for root in roots:
-        jar = root / "vnu-jar" / "build" / "dist" / "vnu.jar"
-        if jar.is_file():
-            return jar
-    return None
+    package = npm_package("vnu-jar", "build/dist/vnu.jar")
+    return package / "build" / "dist" / "vnu.jar" if package is not None else None
 
 
 def rule_of(message: str) -> str:
@@ -97,14 +86,8 @@ class VnuPlugin:
         self._jar = find_jar()
         if self._java is None or self._jar is None:
             raise Unavailable(INSTALL)
-        proc = await asyncio.create_subprocess_exec(
-            self._java, *JVM, "-jar", str(self._jar), "--version",
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        out, err = await proc.communicate()
-        if proc.returncode != 0:
-            raise Unavailable(f"vnu.jar did not start ({err.decode(errors='replace')[:200]})"
-                              f"; {INSTALL}")
-        self._version = out.decode(errors="replace").strip().split()[0] or "?"
+        self._version = await tool_version([self._java, *JVM, "-jar", str(self._jar),
+                                            "--version"], INSTALL)
 
     async def close(self) -> None:
         return None  # each batch's JVM ends with the batch

@@ -142,8 +142,8 @@ def _reusable(sidecar: Path, archive: Path) -> bool:
     try:
         source = json.loads((sidecar / "source.json").read_text(encoding="utf-8"))
         inner = source["inner"]
-        return bool(source["size"] == _fingerprint(archive)["size"]
-                    and source["mtime_ns"] == _fingerprint(archive)["mtime_ns"]
+        now = _fingerprint(archive)
+        return bool(source["size"] == now["size"] and source["mtime_ns"] == now["mtime_ns"]
                     and isinstance(inner, str) and "/" not in inner and inner not in ("", "..")
                     and (sidecar / inner / "db.sqlite").is_file())
     except (OSError, ValueError, KeyError, TypeError):
