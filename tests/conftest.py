@@ -9,6 +9,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests assert what the code answers, never how fast: hypothesis' per-example
+# deadline (200 ms) failed the natural-order test on a 2-core machine busy with a crawl.
+settings.register_profile("nitpicker", deadline=None)
+settings.load_profile("nitpicker")
 
 # Every test process extracts into its own cache, never the user's, removed at the end.
 os.environ["NITPICKER_PY_CACHE_DIR"] = tempfile.mkdtemp(prefix="nitpicker-py-test-cache-")

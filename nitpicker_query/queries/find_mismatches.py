@@ -36,18 +36,23 @@ def find_mismatches(
     """
     check_choice("type", type, TYPES)
     limit, offset = check_paging(limit, offset)
+    select, where = mismatch_sql(type)
+    with opened(archive) as a:
+        total = a.count(f"SELECT count(*) FROM pages p WHERE {where}")
+        rows = a.execute(f"{select} LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+    items = [{"url": r["url"], "type": type, "actual": r["actual"], "expected": r["expected"]}
+             for r in rows]
+    return envelope(items, total, limit, offset)
+
+
+def mismatch_sql(type: str) -> tuple[str, str]:
+    """(the statement listing ``type``'s mismatches as ``url, actual, expected`` in URL
+    order, its WHERE clause over ``pages p``): one definition for the query's pages and
+    the report's stream of all of them."""
     actual, expected = TYPES[type]
     cond = f"p.{expected} IS NOT NULL AND p.{expected} != '' AND p.{actual} != p.{expected}"
     if actual != "url":
         cond += f" AND p.{actual} IS NOT NULL AND p.{actual} != ''"
     where = f"{strict_page('p', url_order=True)} AND {cond}"
-    with opened(archive) as a:
-        total = a.count(f"SELECT count(*) FROM pages p WHERE {where}")
-        rows = a.execute(
-            f"SELECT p.url, p.{actual} AS actual, p.{expected} AS expected FROM pages p "
-            f"WHERE {where} ORDER BY p.url LIMIT ? OFFSET ?",
-            (limit, offset),
-        ).fetchall()
-    items = [{"url": r["url"], "type": type, "actual": r["actual"], "expected": r["expected"]}
-             for r in rows]
-    return envelope(items, total, limit, offset)
+    return (f"SELECT p.url, p.{actual} AS actual, p.{expected} AS expected FROM pages p "
+            f"WHERE {where} ORDER BY p.url"), where

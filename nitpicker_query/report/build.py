@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -134,13 +134,24 @@ def _sheets(a: Archive, names: list[str], dedupe: bool, sink: Sink,
             written: list[tuple[str, int]]) -> None:
     for number, name in enumerate(names, 1):
         table = SHEETS[name](a, dedupe)
-        label = f"sheet {number}/{len(names)} {name}"
-        report(0, table.total, f"{label}: 0 of {table.total:,} rows")
+        table.rows = _reporting(table, table.rows, f"sheet {number}/{len(names)} {name}",
+                                report)
+        written.append((name, sink.write(table)))
 
-        def done(count: int, label: str = label, total: int = table.total) -> None:
-            if count % REPORT_EVERY == 0:
-                report(count, total, f"{label}: {count:,} of {total:,} rows")
-        written.append((name, sink.write(table, done)))
+
+def _reporting(table: Table, rows: Iterator[Sequence[Any]], label: str,
+               report: Callable[[int, int, str], None]) -> Iterator[Sequence[Any]]:
+    """``rows`` (``table``'s), saying how far along they are every :data:`REPORT_EVERY`
+    units of work (rows, or what ``table.weight`` counts)."""
+    total, unit = table.total, table.unit
+    report(0, total, f"{label}: 0 of {total:,} {unit}")
+    done, next_report = 0, REPORT_EVERY
+    for row in rows:
+        yield row
+        done += table.weight(row) if table.weight else 1
+        if done >= next_report:
+            report(done, total, f"{label}: {done:,} of {total:,} {unit}")
+            next_report = done - done % REPORT_EVERY + REPORT_EVERY
 
 
 def _publish(staging: Path, target: Path, fmt: str, names: list[str]) -> None:

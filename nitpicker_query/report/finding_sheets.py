@@ -2,10 +2,10 @@
 Discrepancies (a page's metadata disagreeing with itself) and Summary.
 
 Upstream's Discrepancies rows come from its analyze plugins; ours are the mismatches
-``find_mismatches`` defines (canonical, og:title, og:description), read through that
-query so the sheet and the query cannot disagree. Upstream writes no Summary sheet (its
-step is empty); ours is ``get_summary`` laid out as label and value, with the findings
-counted per validator.
+``find_mismatches`` defines (canonical, og:title, og:description), streamed by that
+query's own statement (``mismatch_sql``), so the sheet and the query cannot disagree.
+Upstream writes no Summary sheet (its step is empty); ours is ``get_summary`` laid out as
+label and value, with the findings counted per validator.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .. import export
 from ..archive import Archive
-from ..queries.find_mismatches import TYPES, find_mismatches
+from ..queries.find_mismatches import TYPES, mismatch_sql
 from ..queries.get_summary import get_summary
 from ..queries.get_violations import JOINS
 from ..terminal import local_time
@@ -55,14 +54,14 @@ def discrepancies(a: Archive) -> Table:
     """Pages whose canonical, og:title or og:description disagrees with the page: Left
     is what the page says (its URL, og:title, og:description), Right what it should
     match (the canonical, the title, the description)."""
-    total = sum(find_mismatches(a, type=t, limit=1)["total"] for t in TYPES)
+    total = sum(a.count(f"SELECT count(*) FROM pages p WHERE {mismatch_sql(t)[1]}")
+                for t in TYPES)
 
     def rows() -> Iterator[Sequence[Any]]:
-        for kind in TYPES:
-            for item in export.items(find_mismatches, a, {"type": kind}):
-                right_url = item["expected"] if kind == "canonical" else item["url"]
-                yield (kind, item["url"], item["actual"], item["expected"], right_url,
-                       _NOTES[kind])
+        for kind in TYPES:   # one streamed statement each, not pages of OFFSET
+            for url, actual, expected in a.stream(mismatch_sql(kind)[0]):
+                right_url = expected if kind == "canonical" else url
+                yield (kind, url, actual, expected, right_url, _NOTES[kind])
     return Table("Discrepancies", DISCREPANCY_COLUMNS, total, rows())
 
 
@@ -79,7 +78,7 @@ def _summary_rows(a: Archive) -> list[tuple[str, Any]]:
             rows.append((label, local_time(crawl[key])))
     if crawl.get("stopReason"):
         rows.append(("Crawl stopped because", crawl["stopReason"]))
-    labels = {"urls": "URLs known", "htmlPages": "HTML pages", "externalUrls": "External URLs",
+    labels = {"urls": "URLs done", "htmlPages": "HTML pages", "externalUrls": "External URLs",
               "redirectingUrls": "Redirecting URLs", "refusedUrls": "URLs refused by the "
               "soft cap", "skippedUrls": "Skipped URLs", "failedUrls": "Failed fetches",
               "queuedUrls": "URLs never fetched"}

@@ -4,10 +4,11 @@ grouped by their URL without query values.
 Upstream sorts resources with a natural comparison (Martin Pool's ``strnatcmp``: digit
 runs compared as numbers, so ``page=2`` before ``page=10``; a run with a leading zero
 compared digit by digit from the left, so ``image-01.jpg`` before ``image-1.jpg``; ASCII
-letters without case; ASCII whitespace ignored). A comparison function would have to
-sort in Python, with every row in memory; :func:`natural_key` instead turns a URL into a
-string whose plain (binary) order is that order, so SQLite's own sorter — which spills
-to disk — sorts 300,000 rows in bounded memory.
+letters without case; ASCII whitespace ignored, though it ends a digit run). A
+comparison function would have to sort in Python, with every row in memory;
+:func:`natural_key` instead turns a URL into a string whose plain (binary) order is that
+order, so SQLite's own sorter — which spills to disk — sorts 300,000 rows in bounded
+memory.
 
 How the key keeps the order: a digit run with a leading zero is written as its digits
 and a NUL (a run that ends first is the smaller, whatever follows); any other digit run
@@ -24,8 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_RUNS = re.compile(r"[0-9]+|[^0-9]+")
-_SPACE = re.compile(r"[\t\n\v\f\r ]+")
+_WHITESPACE = "\t\n\v\f\r "
+_RUNS = re.compile(r"[0-9]+|[\t\n\v\f\r ]+|[^0-9\t\n\v\f\r ]+")
 _FOLD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 MAX_RUN = 999_999
 
@@ -34,9 +35,10 @@ def natural_key(url: Any) -> str:
     """A string whose binary order is the natural order of ``url`` (NULL first)."""
     if url is None:
         return ""
-    text = _SPACE.sub("", str(url))
     parts: list[str] = []
-    for run in _RUNS.findall(text):
+    for run in _RUNS.findall(str(url)):
+        if run[0] in _WHITESPACE:   # skipped, but it ends a digit run: "0 0" is not "00"
+            continue
         if run[0] not in "0123456789":
             parts.append(run.translate(_FOLD))
         elif run[0] == "0":

@@ -195,12 +195,15 @@ MAX_HEADERS_TEXT = 32_000
 def links(a: Archive) -> Table:
     """Upstream's Links: every URL the crawl knows — pages, files, external URLs,
     redirect sources, skipped URLs — in the order found. Referrers: ``N Elements``, the
-    links pointing at the URL itself; Remarks: why it was skipped."""
+    links pointing at the URL itself; Remarks: why it was skipped, or that it was never
+    fetched (the crawl stopped first: these are the summary's ``queuedUrls``, so the
+    sheet has ``urls`` + ``queuedUrls`` rows)."""
     total = a.count("SELECT count(*) FROM pages")
     cursor = a.stream(
         "SELECT p.url, p.title, p.status, p.statusText, p.contentType, "
         f"{_REDIRECTS_IN}, (SELECT count(*) FROM anchors x WHERE x.hrefId = p.id), "
-        "p.responseHeaders, p.isSkipped, p.skipReason FROM pages p ORDER BY p.id")
+        "p.responseHeaders, p.isSkipped, p.skipReason, p.scraped FROM pages p "
+        "ORDER BY p.id")
     return Table("Links", LINK_COLUMNS, total, _link_rows(cursor), freeze_columns=1)
 
 
@@ -214,10 +217,14 @@ def _headers_text(raw: Any) -> str | None:
     return text[:MAX_HEADERS_TEXT]
 
 
+NEVER_FETCHED = "never fetched (the crawl stopped first; --resume fetches it)"
+
+
 def _link_rows(cursor: Any) -> Iterator[Sequence[Any]]:
     for (url, title, status, text, ctype, redirects, referrers, headers, skipped,
-         reason) in cursor:
-        remark = (reason or "skipped") if skipped else None
+         reason, scraped) in cursor:
+        remark = ((reason or "skipped") if skipped else
+                  None if scraped else NEVER_FETCHED)
         yield (url, title or "-", -1 if status is None else status, text or "", ctype or "",
                redirects, f"{referrers} Elements", _headers_text(headers), remark)
 
@@ -238,12 +245,12 @@ def referrers_table(a: Archive) -> Table:
     pairs = ("SELECT coalesce(t.redirectDestId, t.id) AS dest, x.pageId AS src, "
              "min(x.id) AS first, x.textContent AS text, count(*) AS n FROM anchors x "
              "JOIN pages t ON t.id = x.hrefId GROUP BY dest, src")
-    total = a.count(f"SELECT count(*) FROM ({pairs})")
+    links = a.count("SELECT count(*) FROM anchors x JOIN pages t ON t.id = x.hrefId")
     cursor = a.stream(
         "SELECT d.url, s.url, e.text, e.n, d.status, d.statusText, d.contentType "
         f"FROM ({pairs}) e JOIN pages d ON d.id = e.dest JOIN pages s ON s.id = e.src "
         "ORDER BY e.dest, e.src")
     rows = ((to, frm, text or "__NO_TEXT_CONTENT__", n, -1 if status is None else status,
              stext or "", ctype or "") for to, frm, text, n, status, stext, ctype in cursor)
-    return Table("Referrers Relational Table", REFERRER_COLUMNS, total, rows,
-                 freeze_columns=1)
+    return Table("Referrers Relational Table", REFERRER_COLUMNS, links, rows,
+                 freeze_columns=1, unit="links", weight=lambda row: int(row[3]))

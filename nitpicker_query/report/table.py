@@ -3,7 +3,7 @@ rows. The sheet modules build tables; the writers (xlsx, CSV) only lay them out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,12 @@ class Column:
 
 @dataclass
 class Table:
-    """One sheet's columns, the rows it will have (for progress; exact), and the rows."""
+    """One sheet's columns, how much work its rows are (for progress; exact), and the
+    rows.
+
+    ``total`` counts rows unless ``weight`` says what one row stands for: the Referrers
+    Relational Table's total is its links, each row a pair weighing the links it
+    groups — counting the pairs themselves would be the sheet's GROUP BY done twice."""
 
     name: str
     columns: Sequence[Column]
@@ -40,6 +45,8 @@ class Table:
     rows: Iterator[Sequence[Any]]
     freeze_columns: int = 0
     notes: list[str] = field(default_factory=list)
+    unit: str = "rows"
+    weight: Callable[[Sequence[Any]], int] | None = None
 
 
 STATUS_ALERTS = (Alert("outside", (200, 399)),)

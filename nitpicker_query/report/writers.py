@@ -43,7 +43,7 @@ _LINKABLE = re.compile(r"https?://[^\s\"<>]+", re.ASCII)
 
 
 class Sink(Protocol):
-    def write(self, table: Table, done: Any) -> int: ...
+    def write(self, table: Table) -> int: ...
 
     def close(self) -> None: ...
 
@@ -61,7 +61,7 @@ class CsvSink:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
-    def write(self, table: Table, done: Any) -> int:
+    def write(self, table: Table) -> int:
         count = 0
         with open(self.directory / file_name(table.name), "w", encoding="utf-8",
                   newline="") as f:
@@ -72,7 +72,6 @@ class CsvSink:
                 out.writerow([_csv_cell(c, v) for c, v in zip(table.columns, row,
                                                                strict=True)])
                 count += 1
-                done(count)
         return count
 
     def close(self) -> None:
@@ -131,7 +130,7 @@ class XlsxSink:
                     rule.update(criteria=alert.op, value=_criterion(alert.value))
                 sheet.conditional_format(1, i, last, i, rule)
 
-    def write(self, table: Table, done: Any) -> int:
+    def write(self, table: Table) -> int:
         part, row, links, count = 1, 0, 0, 0
         sheet = self._sheet(table, part)
         for values in table.rows:
@@ -142,7 +141,6 @@ class XlsxSink:
             row += 1
             links = self._row(sheet, row, table.columns, values, links)
             count += 1
-            done(count)
         self._finish(sheet, table, row)
         return count
 
@@ -159,7 +157,7 @@ class XlsxSink:
                                        self.indents[min(depth, MAX_INDENT)])
             elif isinstance(value, bool):
                 sheet.write_boolean(row, col, value)
-            elif isinstance(value, int | float) and not isinstance(value, bool):
+            elif isinstance(value, int | float):
                 sheet.write_number(row, col, value)
             elif kind == "url" and links < MAX_LINKS and len(value) <= MAX_LINK_LENGTH \
                     and _LINKABLE.fullmatch(value):

@@ -18,6 +18,7 @@ import nitpicker_query as q
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.report import SHEET_NAMES, write_report
 from nitpicker_query.report import build as report_build
+from nitpicker_query.report import page_sheets as report_page_sheets
 from tests.crawl.conftest import Crawl
 
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
@@ -66,7 +67,7 @@ def test_every_sheet_has_upstreams_header_and_the_querys_rows(
     assert "main_content_word_count" in page_header  # recorded by this crawl
     expected = {
         "Page List": q.list_pages(archive, is_external=False, limit=1)["total"],
-        "Links": q.get_summary(archive)["totals"]["urls"],
+        "Links": sum(q.get_summary(archive)["totals"][k] for k in ("urls", "queuedUrls")),
         "Resources": q.list_resources(archive, limit=1)["total"],
         "Images": q.list_images(archive, limit=1)["total"],
         "Discrepancies": sum(q.find_mismatches(archive, type=t, limit=1)["total"]
@@ -179,6 +180,47 @@ def test_hostile_values_stay_values(hostile: Path, tmp_path: Path) -> None:
     write_report(hostile, csv_dir, fmt="csv", sheets=["Page List"])
     line = (csv_dir / "page-list.csv").read_text(encoding="utf-8-sig").splitlines()[1]
     assert line.startswith("\"'=HYPERLINK(\"\"http://evil.test\"\",\"\"x\"\")\",")
+
+
+def test_a_url_never_fetched_is_a_links_row_that_says_so(tmp_path: Path) -> None:
+    """A crawl stopped early (--max-pages, Ctrl-C) leaves URLs found and never fetched:
+    Links lists them with the remark, the Summary counts them apart from the URLs done,
+    and a fetched URL has no such remark."""
+    base = "http://localhost"
+    w = ArchiveWriter.create(tmp_path / "stopped.nitpicker", roots=[base + "/"])
+    w.save_page(base + "/", {"scraped": 1, "isTarget": 1, "isExternal": 0, "status": 200,
+                             "contentType": "text/html", "isSkipped": 0}, title="Home")
+    w.page_id(base + "/later", is_external=False)
+    archive = w.close()
+    out = tmp_path / "r.xlsx"
+    write_report(archive, out, sheets=["Links", "Summary"])
+    book = openpyxl.load_workbook(out, read_only=True)
+    remarks = {r["URL"]: r["Remarks"] for r in _rows(book, "Links")}
+    assert remarks == {base + "/": None, base + "/later": report_page_sheets.NEVER_FETCHED}
+    assert remarks[base + "/later"].startswith("never fetched")
+    summary = {r["Item"]: r["Value"] for r in _rows(book, "Summary")}
+    assert (summary["URLs done"], summary["URLs never fetched"]) == (1, 1)
+
+
+def test_progress_counts_the_referrers_sheet_in_links(
+        rendered_crawl: Crawl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Referrers Relational Table's progress runs over the links its rows group (its
+    total one cheap count, not the sheet's GROUP BY twice) and ends at that total."""
+    from nitpicker_query import progress
+
+    monkeypatch.setattr(report_build, "REPORT_EVERY", 10)
+    seen: list[progress.Progress] = []
+    out = tmp_path / "r.xlsx"
+    with progress.reporting(seen.append):
+        write_report(rendered_crawl.archive, out, sheets=["Referrers Relational Table"])
+    rows = _rows(openpyxl.load_workbook(out, read_only=True), "Referrers Relational Table")
+    links = sum(r["Count"] for r in rows)
+    assert links > len(rows) > 10   # some pairs stand for several links
+    steps = [s for s in seen if "Referrers" in s.message]
+    assert steps[0].message.endswith(f": 0 of {links:,} links")
+    assert {s.total for s in steps} == {links}
+    done = [s.done for s in steps]
+    assert done == sorted(done) and links - 10 < done[-1] <= links, done
 
 
 def _sha(path: Path) -> str:

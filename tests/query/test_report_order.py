@@ -65,7 +65,8 @@ def test_upstreams_examples_in_order() -> None:
     assert sorted(reversed(chain), key=natural_key) == chain
     for before, after in (("image-01.jpg", "image-1.jpg"), ("image-1.jpg", "image-2.jpg"),
                           ("page=2", "page=10"), ("x2-y08", "x2-y7"), ("abc", "abcd"),
-                          ("a", "Z"), ("001", "01"), ("09", "1"), ("a99", "a100")):
+                          ("a", "Z"), ("001", "01"), ("09", "1"), ("a99", "a100"),
+                          ("0 0", "00"), ("1 2", "12")):   # a space ends a digit run
         assert natural_key(before) < natural_key(after), (before, after)
         assert natural_key(after) > natural_key(before), (after, before)
     for same in (("A.css", "a.css"), ("  abc", "abc"), ("a  1", "a1")):
