@@ -1,6 +1,6 @@
 """``nitpicker-crawl analyze`` on pages nobody here wrote: cost, memory and findings.
 
-    python bench/analyze.py [--no-write] [--skip-axe]
+    python bench/analyze.py [--no-write] [--skip-axe] [--part all|cost|independent|memory]
 
 Corpora, each served on 127.0.0.1 and crawled ``--no-render`` first:
 
@@ -165,6 +165,35 @@ def pages_of(archive: Path) -> int:
 MB = 1 << 20
 
 
+PELICAN_SIZES = (330, 1350)
+
+
+def pelican_archive(articles: int, tmp: Path) -> Path:
+    """A Pelican blog of ``articles`` articles, built and crawled ``--no-render`` once."""
+    archive = tmp / f"pelican-{articles}.nitpicker"
+    if not archive.exists():
+        built = pelican_site(articles, tmp / f"pelican-{articles}")
+        with static(built) as base:
+            crawl(base, archive)
+    return archive
+
+
+def memory_rows(tmp: Path, *, skip_axe: bool) -> list[str]:
+    """``analyze --all`` at both Pelican sizes: time and peak RSS, a table row each."""
+    rows = ["| pelican pages | `--all` seconds | pages/s | findings | peak RSS of analyze, MiB "
+            "| peak RSS of its tree, MiB |", "|---:|---:|---:|---:|---:|---:|"]
+    for articles in PELICAN_SIZES:
+        archive = pelican_archive(articles, tmp)
+        pages = pages_of(archive)
+        run = run_analyze(archive, "--search-keywords", KEYWORDS,
+                          *(("--plugin", "vnu", "--plugin", "text", "--plugin",
+                             "search-keywords") if skip_axe else ("--all",)))
+        rows.append(f"| {pages:,} | {run['seconds']:.1f} | {pages / run['seconds']:.1f} | "
+                    f"{run['findings']:,} | {run['own'] / MB:.0f} | {run['tree'] / MB:.0f} |")
+        run["copy"].unlink()
+    return rows
+
+
 def per_plugin(name: str, archive: Path, plugins: tuple[str, ...]) -> tuple[list[str], dict[
         str, dict[str, Any]]]:
     pages = pages_of(archive)
@@ -258,9 +287,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_flag(parser)
     parser.add_argument("--skip-axe", action="store_true", help="leave the axe plugin out")
-    parser.add_argument("--part", choices=("all", "cost", "independent"), default="all",
+    parser.add_argument("--part", choices=("all", "cost", "independent", "memory"),
+                        default="all",
                         help="cost: sphinx and pelican (block analyze); independent: the "
-                             "independent site (block analyze-independent)")
+                             "independent site (block analyze-independent); memory: only "
+                             "`--all` at both Pelican sizes (block analyze-memory)")
     args = parser.parse_args()
     machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
                f"{platform.python_version()}")
@@ -272,6 +303,16 @@ def main() -> int:
             "(bench/independent_a11y.py, written apart from the rules), `--plugin axe "
             "--plugin vnu --plugin text`:", "", *indep]), write=args.write)
     if args.part == "independent":
+        return 0
+    if args.part == "memory":
+        with tempfile.TemporaryDirectory(prefix="nitpicker-bench-analyze-") as tmp_name:
+            memory = memory_rows(Path(tmp_name), skip_axe=args.skip_axe)
+        plugins_run = "vnu and text" if args.skip_axe else "every plugin but lighthouse"
+        emit("analyze-memory", "\n".join([
+            f"`python bench/analyze.py --part memory{' --skip-axe' if args.skip_axe else ''}` "
+            f"({machine}; `analyze --all` = {plugins_run}, on a fresh copy of each archive, tar "
+            "rewrite included; RSS sampled every 100 ms over the process tree: Python, "
+            "Chromium, the JVM)", "", *memory]), write=args.write)
         return 0
     plugins = tuple(p for p in PLUGINS if not (args.skip_axe and p == "axe"))
     head = ["| corpus | pages | plugin | seconds | pages/s | findings | pages with findings | "
@@ -288,21 +329,11 @@ def main() -> int:
             rows += r
             notes += ["", "Most frequent rules on the Python documentation:", ""]
             notes += top_rules(runs)
-        memory = ["", "| pelican pages | `--all` seconds | pages/s | peak RSS of "
-                  "analyze, MiB | peak RSS of its tree, MiB |", "|---:|---:|---:|---:|---:|"]
-        for articles in (330, 1350):
-            built = pelican_site(articles, tmp / f"pelican-{articles}")
-            with static(built) as base:
-                archive = crawl(base, tmp / f"pelican-{articles}.nitpicker")
-            pages = pages_of(archive)
+        for articles in PELICAN_SIZES:
+            archive = pelican_archive(articles, tmp)
             r, _runs = per_plugin(f"pelican ({articles} articles)", archive, plugins)
             rows += r
-            run = run_analyze(archive, "--all", "--search-keywords", KEYWORDS,
-                              *(() if not args.skip_axe else ("--plugin", "vnu", "--plugin",
-                                                               "text")))
-            memory.append(f"| {pages:,} | {run['seconds']:.1f} | {pages / run['seconds']:.1f} | "
-                          f"{run['own'] / MB:.0f} | {run['tree'] / MB:.0f} |")
-            run["copy"].unlink()
+        memory = ["", *memory_rows(tmp, skip_axe=args.skip_axe)]
     markdown = "\n".join([
         f"`python bench/analyze.py` ({machine}; each run on a fresh copy of the archive, "
         "tar rewrite included; RSS sampled every 100 ms over the process tree)", "",

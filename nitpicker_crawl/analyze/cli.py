@@ -77,8 +77,8 @@ def _plugins(parser: CliParser, args: argparse.Namespace) -> list[Plugin]:
     if args.search_keywords is not None and not keywords:
         parser.error("--search-keywords: give at least one keyword, e.g. --search-keywords "
                      "price,contact")
-    if not named:
-        named = list(DEFAULT) + (["search-keywords"] if keywords else [])
+    if args.all or not named:   # --all adds to what is named: --all --plugin lighthouse
+        named = list(DEFAULT) + (["search-keywords"] if keywords else []) + named
     tags = tuple(t.strip() for t in args.axe_tags.split(",") if t.strip())
     if not tags:
         parser.error("--axe-tags: give at least one tag, e.g. wcag2a,wcag2aa")

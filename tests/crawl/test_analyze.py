@@ -434,6 +434,9 @@ def test_lighthouse_scores_the_live_page_and_a_dead_site_is_retried_later(
     (("--search-keywords", "a"), ["axe", "vnu", "text", "search-keywords"]),
     (("--plugin", "text", "--plugin", "text"), ["text"]),
     (("--plugin", "lighthouse"), ["lighthouse"]),
+    (("--all", "--plugin", "lighthouse"), ["axe", "vnu", "text", "lighthouse"]),
+    (("--all", "--plugin", "text"), ["axe", "vnu", "text"]),
+    (("--plugin", "vnu", "--plugin", "text"), ["vnu", "text"]),
 ])
 def test_which_plugins_run(args: tuple[str, ...], names: list[str]) -> None:
     """Lighthouse, which loads the live site, runs only when named."""
