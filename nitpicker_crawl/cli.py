@@ -668,8 +668,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         read = plural(len(crawler.inventory.urls), "URL") + " in the sitemaps or the list"
         if crawler.inventory_reached:
             shown = shlex.quote(os.path.relpath(output))
-            files = crawler.inventory_resources
-            print(f"{PROG}: inventory: {read}, {crawler.inventory_queued} of them linked from "
+            pages, files = crawler.inventory_unlinked
+            print(f"{PROG}: inventory: {read}, {pages + files} of them linked from "
                   f"no crawled page (nitpicker-query isolated-pages {shown})"
                   + (f", of which {plural(files, 'file')} (stylesheets, scripts, images …) "
                      f"stored as resources (nitpicker-query unused-resources {shown})"

@@ -172,7 +172,9 @@ class Crawler:
         # when the frontier first runs dry; ``listed``: (label, lines, sha256) of --list
         self.inventory = Inventory()
         self._listed = listed
-        self.inventory_queued = 0
+        # what the archive holds at the end, earlier runs of a --resume included:
+        # inventory URLs no crawled page links to, as pages and as files
+        self.inventory_unlinked = (0, 0)
         self.inventory_reached = False   # the frontier ran dry once: the inventory's turn
         # sitemaps are read while the site is crawled: needed only when it is done
         self._discovery: asyncio.Future[None] | None = None
@@ -279,11 +281,6 @@ class Crawler:
         for note in source.notes:
             self._robots_note(note.split(": ", 1)[0], f"sitemap: {note}")
 
-    @property
-    def inventory_resources(self) -> int:
-        """Inventory files stored as resources (a stylesheet, an image …), all sources."""
-        return sum(source.resources for source in self.inventory.sources)
-
     async def _queue_inventory(self) -> int:
         """Every inventory URL the crawl has not met: labelled ``inventory-seed`` (no
         crawled page links to it: the crawl of the roots is done), recorded as queued
@@ -318,7 +315,6 @@ class Crawler:
             if self.frontier.add(url, external=False, metadata_only=metadata_only):
                 queued += 1
                 self.inventory.urls[url].queued += 1
-        self.inventory_queued += queued
         self.counters.internal_found = self.frontier.found_internal
         self.progress.say(f"[inventory] {queued:,} URL(s) of the sitemaps or the list that no "
                           "crawled page links to: crawling them now")
@@ -1016,6 +1012,7 @@ class Crawler:
                 new_pages=source.queued - source.resources, new_resources=source.resources,
                 scope_skipped=source.out_of_scope, notes=notes)
         self.writer.commit()
+        self.inventory_unlinked = self.writer.inventory_seeds()
 
     def _store_queued(self, urls: list[str]) -> None:
         for url in urls:

@@ -598,6 +598,17 @@ class ArchiveWriter:
         self._begin()
         self.conn.execute("UPDATE pages SET source = ? WHERE url = ?", (source, url))
 
+    def inventory_seeds(self) -> tuple[int, int]:
+        """(pages, files) the archive holds labelled ``inventory-seed``: inventory URLs
+        no crawled page links to, this run's and any earlier run's of a ``--resume``."""
+        counts = []
+        for table in ("pages", "resources"):
+            has = "source" in self.columns(table)
+            counts.append(int(self.conn.execute(
+                f"SELECT count(*) FROM {table} WHERE source = 'inventory-seed'"
+            ).fetchone()[0]) if has else 0)
+        return counts[0], counts[1]
+
     def save_body_hash(self, page_id: int, digest: bytes) -> None:
         """The page's body hash (``page_body_hashes``), replacing the one of an earlier
         visit: the hash always describes the HTML stored now."""

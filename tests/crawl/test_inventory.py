@@ -15,6 +15,7 @@ import asyncio
 import gzip
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -269,6 +270,15 @@ def test_a_crawl_stopped_early_crawls_its_inventory_when_resumed(
     assert again.returncode == 0, again.stderr
     for query in (q.list_isolated_pages, q.list_isolated_clusters):
         assert query(out) == query(plain_crawl.archive)
+    # the last line counts what the archive holds, the first run's fetches included
+    assert _unlinked(again.stderr) == _unlinked(plain_crawl.stderr) > 0
+
+
+def _unlinked(stderr: str) -> int:
+    """N of the crawl's last line 'inventory: … URLs …, N of them linked from no …'."""
+    found = re.search(r"inventory: .*?, (\d+) of them linked from no crawled page", stderr)
+    assert found, stderr[-2000:]
+    return int(found.group(1))
 
 
 def test_the_cli_and_the_other_format(plain_crawl: Crawl, zoo: TrapZoo, tmp_path: Path
