@@ -1,6 +1,6 @@
 """``nitpicker-crawl analyze`` on pages nobody here wrote: cost, memory and findings.
 
-    python bench/analyze.py [--no-write] [--skip-axe] [--part all|cost|independent|memory]
+    python bench/analyze.py [--no-write] [--skip-axe] [--part all|cost|independent|memory|mediawiki]
 
 Corpora, each served on 127.0.0.1 and crawled ``--no-render`` first:
 
@@ -10,6 +10,8 @@ Corpora, each served on 127.0.0.1 and crawled ``--no-render`` first:
   articles, at about 500 and 2,000 pages: each plugin's pages/s, and the peak memory of
   ``analyze --all`` at both sizes (the process tree's RSS — Python, Chromium, the JVM —
   sampled every 100 ms from ``/proc``), which should not grow with the page count;
+- **mediawiki** — Debian's MediaWiki 1.39 (bench/mediawiki.py's wiki): each plugin's cost
+  and most frequent rules on a real wiki's pages;
 - **independent** — ``bench/independent_a11y.py``, a site written apart from the plugins'
   rules (by someone briefed with the faults' descriptions only), with its ground truth:
   each fault kind's pages found and missed, and findings of that kind's rules on pages
@@ -41,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import mediawiki as mw  # noqa: E402
 from cluster_corpora import PELICAN_SETTINGS, SPHINX_TREE, _article  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
@@ -194,6 +197,22 @@ def memory_rows(tmp: Path, *, skip_axe: bool) -> list[str]:
     return rows
 
 
+def mediawiki(tmp: Path, plugins: tuple[str, ...]) -> list[str]:
+    """Debian's MediaWiki (bench/mediawiki.py's wiki, ``/wiki/`` layout), crawled with
+    ``--dedupe-cap 20``: each plugin's cost and most frequent rules on its pages."""
+    why = mw.ensure_installed()
+    if why is not None:
+        return [f"(MediaWiki not measured: {why})"]
+    wiki = mw.setup(tmp / "wiki", "wiki")
+    archive = tmp / "mediawiki.nitpicker"
+    with mw.serve(wiki) as base:
+        result = mw.crawl(wiki, base, archive, cap=20)
+    if result.returncode != 0:
+        raise SystemExit(f"crawl of the wiki failed: {result.stderr[-1500:]}")
+    rows, runs = per_plugin("mediawiki 1.39 (Debian)", archive, plugins)
+    return [*rows, "", "Most frequent rules on the MediaWiki pages:", "", *top_rules(runs, 6)]
+
+
 def per_plugin(name: str, archive: Path, plugins: tuple[str, ...]) -> tuple[list[str], dict[
         str, dict[str, Any]]]:
     pages = pages_of(archive)
@@ -287,11 +306,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_flag(parser)
     parser.add_argument("--skip-axe", action="store_true", help="leave the axe plugin out")
-    parser.add_argument("--part", choices=("all", "cost", "independent", "memory"),
-                        default="all",
+    parser.add_argument("--part", choices=("all", "cost", "independent", "memory",
+                                           "mediawiki"), default="all",
                         help="cost: sphinx and pelican (block analyze); independent: the "
                              "independent site (block analyze-independent); memory: only "
-                             "`--all` at both Pelican sizes (block analyze-memory)")
+                             "`--all` at both Pelican sizes (block analyze-memory); "
+                             "mediawiki: Debian's MediaWiki (block analyze-mediawiki)")
     args = parser.parse_args()
     machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
                f"{platform.python_version()}")
@@ -304,6 +324,21 @@ def main() -> int:
             "--plugin vnu --plugin text`:", "", *indep]), write=args.write)
     if args.part == "independent":
         return 0
+    plugins = tuple(p for p in PLUGINS if not (args.skip_axe and p == "axe"))
+    head = ["| corpus | pages | plugin | seconds | pages/s | findings | pages with findings | "
+            "peak RSS, MiB (tree) | pages not analysed |", "|---|---:|---|---:|---:|---:|---:|"
+            "---:|---|"]
+    if args.part in ("all", "mediawiki"):
+        with tempfile.TemporaryDirectory(prefix="nitpicker-bench-analyze-") as tmp_name:
+            wiki = mediawiki(Path(tmp_name), plugins)
+        emit("analyze-mediawiki", "\n".join([
+            f"`python bench/analyze.py --part mediawiki{' --skip-axe' if args.skip_axe else ''}`"
+            f" ({machine}; bench/mediawiki.py's wiki of {mw.ARTICLES} articles in "
+            f"{mw.CATEGORIES} categories with "
+            "their histories, `/wiki/` layout, crawled `--no-render --dedupe-cap 20`)", "",
+            *head, *wiki]), write=args.write)
+        if args.part == "mediawiki":
+            return 0
     if args.part == "memory":
         with tempfile.TemporaryDirectory(prefix="nitpicker-bench-analyze-") as tmp_name:
             memory = memory_rows(Path(tmp_name), skip_axe=args.skip_axe)
@@ -314,10 +349,6 @@ def main() -> int:
             "rewrite included; RSS sampled every 100 ms over the process tree: Python, "
             "Chromium, the JVM)", "", *memory]), write=args.write)
         return 0
-    plugins = tuple(p for p in PLUGINS if not (args.skip_axe and p == "axe"))
-    head = ["| corpus | pages | plugin | seconds | pages/s | findings | pages with findings | "
-            "peak RSS, MiB (tree) | pages not analysed |", "|---|---:|---|---:|---:|---:|---:|"
-            "---:|---|"]
     rows: list[str] = []
     notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="nitpicker-bench-analyze-") as tmp_name:
