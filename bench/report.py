@@ -5,6 +5,7 @@ and LibreOffice's headless conversion of a workbook to PDF.
 
     python bench/report.py                       # 30,000 and 300,000 pages
     python bench/report.py --pages 3000 30000 --no-write
+    python bench/report.py --part memory         # peak RSS and its parts only
 
 Archives come from bench/make_archive.py (15 anchors a page, two resources and two
 images a page, redirects, failures, traps). Each report runs in its own process; its
@@ -35,14 +36,41 @@ import nitpicker_query as q
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
 
 
+def _rss_parts(pid: int) -> tuple[int, int]:
+    """(RssAnon, RssFile) of ``pid`` in KiB: the process's own memory, and the file
+    pages it has mapped — SQLite's mmap of the archive (at most its mmap_size), which
+    the kernel can drop at any time."""
+    anon = file = 0
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    anon = int(line.split()[1])
+                elif line.startswith("RssFile:"):
+                    file = int(line.split()[1])
+    except OSError:
+        pass
+    return anon, file
+
+
 def run_report(archive: Path, out: Path, *extra: str) -> dict[str, Any]:
-    """One report in a child process: seconds, peak RSS (MiB), rows per sheet."""
+    """One report in a child process: seconds, peak RSS (MiB; and its anonymous and
+    file-backed parts, sampled every 200 ms), rows per sheet."""
     started = time.monotonic()
-    child = subprocess.Popen([QUERY, "report", str(archive), "-o", str(out), *extra],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert child.stdout is not None
-    stdout = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)
+    with tempfile.TemporaryFile("w+") as said:
+        child = subprocess.Popen([QUERY, "report", str(archive), "-o", str(out), *extra],
+                                 stdout=said, stderr=subprocess.DEVNULL, text=True)
+        anon = file = 0
+        while True:
+            waited, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if waited:
+                break
+            a, f = _rss_parts(child.pid)
+            anon, file = max(anon, a), max(file, f)
+            time.sleep(0.2)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        said.seek(0)
+        stdout = said.read()
     seconds = time.monotonic() - started
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"report of {archive} failed: {stdout}")
@@ -50,7 +78,8 @@ def run_report(archive: Path, out: Path, *extra: str) -> dict[str, Any]:
     for line in stdout.splitlines()[1:]:
         name, _, rows = line.strip().rpartition(": ")
         sheets[name] = int(rows.split()[0].replace(",", ""))
-    return {"seconds": seconds, "rss_mib": usage.ru_maxrss / 1024, "sheets": sheets,
+    return {"seconds": seconds, "rss_mib": usage.ru_maxrss / 1024, "anon_mib": anon / 1024,
+            "file_mib": file / 1024, "sheets": sheets,
             "rows": sum(sheets.values()), "bytes": out.stat().st_size if out.is_file()
             else sum(p.stat().st_size for p in out.iterdir())}
 
@@ -81,7 +110,7 @@ def read_back(book_path: Path, archive: Path, said: dict[str, int]) -> list[str]
     with q.open_archive(archive, query_timeout=600) as a:
         expected = {
             "Page List": q.list_pages(a, is_external=False, limit=1)["total"],
-            "Links": q.get_summary(a)["totals"]["urls"],
+            "Links": sum(q.get_summary(a)["totals"][k] for k in ("urls", "queuedUrls")),
             "Resources": q.list_resources(a, limit=1)["total"],
             "Images": q.list_images(a, limit=1)["total"],
         }
@@ -107,13 +136,41 @@ def libreoffice(book: Path, work: Path) -> dict[str, Any]:
             "stderr": r.stderr.strip()[-300:]}
 
 
+def memory(sizes: list[int], *, write: bool) -> None:
+    """Peak RSS of the workbook of every sheet at each size, and what it is made of."""
+    lines = [
+        f"`python bench/report.py --part memory --pages {' '.join(map(str, sizes))}` — "
+        f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python "
+        f"{platform.python_version()}; every sheet, xlsx; RssAnon and RssFile from "
+        "/proc sampled every 200 ms", "",
+        "| pages | archive MiB | rows | seconds | peak RSS MiB | peak RssAnon MiB "
+        "(the process's own) | peak RssFile MiB (mapped files: the archive, libraries) |",
+        "|---:|---:|---:|---:|---:|---:|---:|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for pages in sizes:
+            archive = ensure(pages)
+            r = run_report(archive, Path(tmp) / f"site-{pages}.xlsx")
+            print(pages, r, flush=True)
+            lines.append(f"| {pages:,} | {archive.stat().st_size / 2**20:,.0f} | "
+                         f"{r['rows']:,} | {r['seconds']:.0f} | {r['rss_mib']:.0f} | "
+                         f"{r['anon_mib']:.0f} | {r['file_mib']:.0f} |")
+    emit("report-memory", "\n".join(lines), write=write)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, nargs="+", default=[30_000, 300_000])
     parser.add_argument("--render-pages", type=int, default=3_000,
                         help="archive size whose workbook LibreOffice converts to PDF")
+    parser.add_argument("--part", choices=("all", "memory"), default="all",
+                        help="memory: only the workbook of every sheet at each size, its "
+                             "peak RSS split into the process's own and the archive's "
+                             "mapped pages (block report-memory)")
     add_flag(parser)
     args = parser.parse_args()
+    if args.part == "memory":
+        memory(args.pages, write=args.write)
+        return
     results: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
