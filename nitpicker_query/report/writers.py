@@ -10,8 +10,9 @@ follow the cells when a user sorts.
 
 Limits of the format, each met without losing a row: a sheet holds 1,048,576 rows — the
 rest go on to ``<name> (2)``, ``(3)`` … with the same header; a cell 32,767 characters —
-longer text is cut with an ellipsis; a sheet 65,530 links and a link 2,079 characters —
-past those a URL is written as text. Every value is written as what it is (a string is
+longer text is cut with an ellipsis; a sheet 65,530 links (the workbook twice that: see
+:data:`MAX_BOOK_LINKS`) and a link 2,079 characters — past those a URL is written as
+text. Every value is written as what it is (a string is
 never read as a formula or a number, whatever a hostile page put in it); characters XML
 cannot hold are written in Excel's ``_xHHHH_`` escape by XlsxWriter.
 
@@ -37,6 +38,12 @@ from .table import Column, Table
 MAX_ROWS = 1_048_576
 MAX_CELL = 32_767
 MAX_LINKS = 65_530
+MAX_BOOK_LINKS = 2 * MAX_LINKS
+"""Links in the whole workbook. XlsxWriter keeps every link of every sheet in memory until
+the workbook is closed (about 41 MiB per 65,530 links, measured), even in constant-memory
+mode: with only the per-sheet cap, each continuation sheet added its own 65,530 and a
+300,000-page report's memory grew with its rows. The sheets come in the workbook's order,
+so the first ones (Page List, Links) keep theirs."""
 MAX_LINK_LENGTH = 2_079
 MAX_INDENT = 15
 _LINKABLE = re.compile(r"https?://[^\s\"<>]+", re.ASCII)
@@ -95,6 +102,7 @@ class XlsxSink:
             "constant_memory": True, "tmpdir": str(tmpdir), "strings_to_numbers": False,
             "strings_to_formulas": False, "strings_to_urls": False, "use_zip64": True,
         })
+        self.book_links = 0
         self.header = self.book.add_format({"bold": True, "bg_color": "#E8EAED",
                                             "border": 1, "text_wrap": True,
                                             "valign": "top"})
@@ -159,10 +167,12 @@ class XlsxSink:
                 sheet.write_boolean(row, col, value)
             elif isinstance(value, int | float):
                 sheet.write_number(row, col, value)
-            elif kind == "url" and links < MAX_LINKS and len(value) <= MAX_LINK_LENGTH \
+            elif kind == "url" and links < MAX_LINKS and self.book_links < MAX_BOOK_LINKS \
+                    and len(value) <= MAX_LINK_LENGTH \
                     and _LINKABLE.fullmatch(value):
                 sheet.write_url(row, col, value, self.link, string=_fit(value))
                 links += 1
+                self.book_links += 1
             else:
                 sheet.write_string(row, col, _fit(str(value)))
         return links

@@ -223,6 +223,25 @@ def test_progress_counts_the_referrers_sheet_in_links(
     assert done == sorted(done) and links - 10 < done[-1] <= links, done
 
 
+def test_the_workbook_holds_a_bounded_number_of_links(
+        rendered_crawl: Crawl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Links are held in memory until the workbook closes, so the workbook has a budget:
+    the first sheet's URLs get theirs, and past the budget URLs are plain text — every
+    row still written."""
+    from nitpicker_query.report import writers
+
+    monkeypatch.setattr(writers, "MAX_BOOK_LINKS", 3)
+    out = tmp_path / "r.xlsx"
+    said = write_report(rendered_crawl.archive, out, sheets=["Page List", "Links"])
+    book = openpyxl.load_workbook(out)
+    links = {name: sum(c.hyperlink is not None for row in book[name].iter_rows() for c in row)
+             for name in ("Page List", "Links")}
+    assert links == {"Page List": 3, "Links": 0}
+    assert book["Page List"]["C2"].hyperlink is not None   # the first page's URL
+    assert [book[n].max_row - 1 for n in links] == [s["rows"] for s in said["sheets"]]
+    assert str(book["Links"]["A2"].value).startswith("http")   # the URL, as text
+
+
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
