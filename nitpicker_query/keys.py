@@ -15,6 +15,8 @@ Worked examples (``https://example.com`` unless shown; parent path → shape key
 - ``/archive/2026/11/30/``: ``/archive/2026/11`` → ``example.com/archive/{n}/{n}/{n}/``
 - ``/a/b/a/b/a/b/``: ``/a/b/a/b/a`` → ``example.com/a/{r}/``
 - ``/guide/x/y/y/x/``: ``/guide/x/y/y`` → ``example.com/guide/{r}/`` (any order of growth)
+- ``/projects/holdout/src/holdout/``: ``/projects/holdout/src`` →
+  ``example.com/projects/holdout/src/holdout/`` (a word met twice: a name, not growth)
 - ``/docs/api/v/intro/``: ``/docs/api/v`` → ``example.com/docs/api/v/intro/`` (no repeat)
 - ``/products/shirt-red/``: ``/products`` → ``example.com/products/shirt-red/``
 
@@ -107,20 +109,29 @@ MAX_NUMERIC_RUN = 4
 is a path growing by numbers and becomes ``{n}/{r}``."""
 
 
+GROWTH_REPEATS = 2
+"""Repeated word segments (occurrences beyond each word's first) that make a path grown
+by relative links: ``/x/y/x/`` has one (a name met twice), ``/x/y/x/y/`` two."""
+
+
 def _abstract_growth(segments: list[str]) -> list[str]:
     """Paths that grow by concatenating relative links get one shape, whatever the order.
 
     A page at ``/guide/x/`` linking ``x/`` and ``y/`` makes ``/guide/x/x/``,
-    ``/guide/x/y/``, ``/guide/x/y/x/y/y/`` …: once any word segment occurs twice in the
-    path, everything after the first segment is ``{r}`` (``example.com/guide/{r}/``), so
-    the growth of one section is one shape, not one per order of concatenation. A path
-    whose segments are all different is never touched, so legit deep trees (docs
-    sections, category trees) keep their shapes. Numbers repeat by nature (``2024/01/01``)
-    and never count as a repetition; a run of more than :data:`MAX_NUMERIC_RUN` of them
-    (``/a/1/2/3/4/5/…``) is growth too and becomes ``{n}/{r}``.
+    ``/guide/x/y/``, ``/guide/x/y/x/y/y/`` …: once the path's word segments repeat
+    :data:`GROWTH_REPEATS` times (a word three times, or two words twice each), everything
+    after the first segment is ``{r}`` (``example.com/guide/{r}/``), so the growth of one
+    section is one shape, not one per order of concatenation. One word met twice is a
+    name, not growth: a project's package under its own name
+    (``/projects/holdout/…/src/holdout/``, ``/requests/requests/``) keeps its shape, and a
+    relative-link loop needs only one step more to show itself. A path whose segments are
+    all different is never touched, so legit deep trees (docs sections, category trees)
+    keep their shapes. Numbers repeat by nature (``2024/01/01``) and never count as a
+    repetition; a run of more than :data:`MAX_NUMERIC_RUN` of them (``/a/1/2/3/4/5/…``) is
+    growth too and becomes ``{n}/{r}``.
     """
     words = [s for s in segments if s != "{n}"]
-    if len(words) != len(set(words)):
+    if len(words) - len(set(words)) >= GROWTH_REPEATS:
         return [*segments[:1], "{r}"]
     out: list[str] = []
     run = 0

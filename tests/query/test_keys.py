@@ -188,9 +188,10 @@ def test_signals_score_and_threshold() -> None:
 # Paths grown by relative links, in any order, share one shape; paths whose segments are
 # all different keep theirs (legit deep trees), and numbers repeat without being growth.
 GROWTH_SAME = [  # every URL of a row has the row's shape
-    (["https://e.com/guide/x/x/", "https://e.com/guide/x/y/x/", "https://e.com/guide/y/x/y/y/",
-      "https://e.com/guide/x/y/y/x/y/x/x/"], "e.com/guide/{r}/"),
-    (["https://e.com/x/y/x/", "https://e.com/x/x/"], "e.com/x/{r}/"),
+    (["https://e.com/guide/x/x/x/", "https://e.com/guide/x/y/x/y/",
+      "https://e.com/guide/y/x/y/y/", "https://e.com/guide/x/y/y/x/y/x/x/"],
+     "e.com/guide/{r}/"),
+    (["https://e.com/x/y/x/y/", "https://e.com/x/x/x/"], "e.com/x/{r}/"),
     (["https://e.com/a/1/2/3/4/5/", "https://e.com/a/1/2/3/4/5/6/7/8/"], "e.com/a/{n}/{r}/"),
     (["https://e.com/members/;sid=9F3A11/home/members/;sid=41C0AA/home"], "e.com/members/{r}"),
 ]
@@ -200,6 +201,11 @@ GROWTH_KEPT = [  # URL → shape: not growth
     ("https://e.com/archive/2024/01/01/", "e.com/archive/{n}/{n}/{n}/"),
     ("https://e.com/a/2024/01/01/7/", "e.com/a/{n}/{n}/{n}/{n}/"),
     ("https://e.com/guide/x/y/", "e.com/guide/x/y/"),
+    # a word met twice is a name (a package under its project's name), not growth
+    ("https://e.com/projects/holdout/repository/1/revisions/main/entry/src/holdout/a.py",
+     "e.com/projects/holdout/repository/{n}/revisions/main/entry/src/holdout/a.py"),
+    ("https://e.com/x/y/x/", "e.com/x/y/x/"),
+    ("https://e.com/requests/requests/api.py", "e.com/requests/requests/api.py"),
 ]
 
 
