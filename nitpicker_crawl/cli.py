@@ -14,6 +14,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -660,9 +661,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary += (f" (stopped at --max-pages {options.max_pages}; continue with: {again} "
                     f"--max-pages {2 * (options.max_pages or 0)})")
     if crawler.softcap is not None and crawler.softcap.events:
-        summary += (f"; soft cap: {len(crawler.softcap.events)} cluster(s) capped, "
-                    f"{crawler.softcap.rejected_total} URLs refused (nitpicker-query "
-                    f"dedupe-cap-events {shlex.quote(os.path.relpath(output))})")
+        complete = outcome.stop_reason == "complete"
+        verdicts = Counter(c.evidence(complete=complete)["verdict"]
+                           for c in crawler.softcap.deferral.cases.values())
+        told = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+        summary += (f"; soft cap: {len(crawler.softcap.events)} cluster(s) suspected "
+                    f"({told}), {crawler.cap_refused:,} URLs refused in the archive "
+                    f"(nitpicker-query dedupe-cap-events {shlex.quote(os.path.relpath(output))})")
     print(f"{PROG}: done: {summary}", file=sys.stderr)
     if crawler.inventory.urls:
         read = plural(len(crawler.inventory.urls), "URL") + " in the sitemaps or the list"

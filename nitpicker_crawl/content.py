@@ -30,6 +30,12 @@ This module gives the cap the content side, in two forms:
   differs from the last real page only by its own name and its pager. ``masked_blocks``
   are the same with every number masked: a block that differs from one seen before only
   in its numbers ("Show 50 changes" after "Show 100 changes") is not *new* content.
+  ``coordinates`` pair each novel block (but the texts of links to its own path) with its
+  hash after only the URL's *own* values are masked: "Activity of ann from 2019-03-05"
+  on ``?user=ann&from=2019-03-05`` is the page's coordinates printed again, while
+  "Product ZR-71529" or "Price 47.99 EUR" on ``/product/48213`` are what the page is
+  about — the soft cap's probes weigh content
+  with these (:mod:`nitpicker_crawl.deferral`), never with every number masked.
 
 Bounded by construction: at most :data:`MAX_BLOCKS` blocks of :data:`MAX_BLOCK_CHARS`
 characters each are hashed, whatever the page holds.
@@ -197,6 +203,7 @@ class Content:
     blocks: frozenset[int]         # every block of the main region
     novel_blocks: frozenset[int]   # the blocks not naming the URL's own variable values
     masked_blocks: frozenset[int]  # the same with every number masked
+    coordinates: tuple[tuple[int, int], ...]  # novel block → it with the URL's numbers masked
     fingerprint: int               # of ``blocks``, order-insensitive
     order: int                     # of the blocks in document order
     in_main: bool                  # the region was a <main> / role=main / single <article>
@@ -212,12 +219,30 @@ def _region(tree: Any) -> tuple[Any, bool]:
     return tree.body, False
 
 
-def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset()
-                 ) -> Content | None:
+def _coordinate_hash(line: str, numbers: frozenset[str],
+                     phrases: tuple[tuple[str, ...], ...]) -> int:
+    """A block's hash with the URL's own values masked: its words and numbers, lower-cased,
+    each number of the URL and each word value (as a whole phrase) replaced by ``#``."""
+    tokens = [t.lower() for t in _TOKEN.findall(mask_dynamic_ids(line))]
+    tokens = ["#" if t in numbers else t for t in tokens]
+    for phrase in phrases:
+        n = len(phrase)
+        i = 0
+        while i + n <= len(tokens):
+            if tuple(tokens[i:i + n]) == phrase:
+                tokens[i:i + n] = ["#"]
+            i += 1
+    return _block_hash(" ".join(tokens))
+
+
+def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset(),
+                 path_siblings: frozenset[str] = frozenset()) -> Content | None:
     """The main content of a parsed document (a selectolax tree, **modified**: the parts
     left out are removed from it), or None when it has no body. ``siblings``: the texts
     of the page's links to other URLs of its own shape (a pager's "Page 10", "Next day"):
-    navigation among the shape's pages, left out of ``novel_blocks``."""
+    navigation among the shape's pages, left out of ``novel_blocks``; ``path_siblings``
+    the texts of its links to other URLs of its path (any query: a sort, a filter, a
+    login's ``returnto``), left out of ``coordinates`` too."""
     region, in_main = _region(tree)
     if region is None:
         return None
@@ -229,6 +254,7 @@ def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset()
     novel: set[int] = set()
     ordered: list[int] = []
     masked: set[int] = set()
+    coordinates: list[tuple[int, int]] = []
     for line in html_lib.unescape(text).split("\n"):
         line = _WS.sub(" ", line).strip()
         if not line or not any(c.isalpha() for c in line):
@@ -244,9 +270,12 @@ def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset()
                 [t.lower() for t in _TOKEN.findall(line)], numbers, phrases):
             novel.add(h)
             masked.add(_block_hash(_DIGITS.sub("#", mask_dynamic_ids(line))))
+            if line not in path_siblings:
+                coordinates.append((h, _coordinate_hash(line, numbers, phrases)))
         if len(blocks) >= MAX_BLOCKS:
             break
     frozen = frozenset(blocks)
     fingerprint = _block_hash(",".join(map(str, sorted(frozen))))
     order = _block_hash(",".join(map(str, ordered)))
-    return Content(frozen, frozenset(novel), frozenset(masked), fingerprint, order, in_main)
+    return Content(frozen, frozenset(novel), frozenset(masked), tuple(coordinates),
+                   fingerprint, order, in_main)

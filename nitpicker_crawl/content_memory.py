@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 _HASHES = 3
 
@@ -59,6 +59,9 @@ class BlockMemory:
 
     def __len__(self) -> int:
         return len(self._filters)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._filters))
 
     def unseen(self, key: str, blocks: Iterable[int]) -> int | None:
         """How many of ``blocks`` the key has not seen; None when the key saw nothing yet."""

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import signal
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -26,7 +27,8 @@ from urllib.parse import urlsplit
 
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_query.content_types import SUBRESOURCE_CATEGORIES, classify_content_type
-from nitpicker_query.keys import is_eligible, page_keys, shape_key
+from nitpicker_query.html_codec import decode_html
+from nitpicker_query.keys import is_eligible, page_keys, shape_key, split_shape
 from nitpicker_query.signals import declared_target, page_signals
 from nitpicker_query.terminal import fit
 from nitpicker_query.totals import crawl_totals
@@ -34,6 +36,7 @@ from page_cluster.nesting import parse_html
 
 from . import extraction, main_contents, technologies
 from .content import Content, body_hash, main_content
+from .deferral import MAX_ROUNDS
 from .excludes import Excluder, keyword_matcher
 from .fetcher import (
     ExternalRedirect,
@@ -63,6 +66,9 @@ PROBE_TIMEOUT_S = 10.0
 CHAIN_LINKS = 300
 """Links of a page looked at for one of its own URL shape (a chain: a pager, a day's
 previous day), for the soft cap's content rules."""
+PRIME_PAGES = 30
+"""Archived pages of a path read back when a probe's path is not remembered (a --resume):
+enough for a pager's or a feed's repeated items, a few megabytes at most to parse."""
 
 
 @dataclass
@@ -150,6 +156,8 @@ class Crawler:
         self.frontier = Frontier(self.softcap.parent_idle if self.softcap else None,
                                  max_queued=options.max_queued)
         self._restored_events: set[int] = set()
+        self._event_names: dict[int, str] = {}   # cap event → its shape, for the messages
+        self.cap_refused = 0   # URLs the soft cap left skipped in the archive, at the end
         self.counters = Counters(parallels=options.parallels)
         self.progress = progress or Progress(self.counters, silent=options.silent)
         self.outcome = CrawlOutcome()
@@ -228,6 +236,7 @@ class Crawler:
             for event_id, signature, shapes, qvals, signals in self.writer.cap_events():
                 self.softcap.restore(event_id, signature, shapes, qvals, signals)
                 self._restored_events.add(event_id)
+                self._event_names[event_id] = min(shapes) if shapes else signature
                 events += 1
         self.counters.internal_found = self.frontier.found_internal
         self.counters.external_found = self.frontier.found_external
@@ -436,6 +445,8 @@ class Crawler:
                            if opts.roots else "", max_wait_s=opts.max_outage_s,
                            say=self.progress.say)
         self.frontier.refills.append(self.watch.settle)
+        if self.softcap is not None:   # the suspects' turn comes when the site is done
+            self.frontier.refills.append(self._judge_suspects)
         loop = asyncio.get_running_loop()
         installed = []
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -482,11 +493,11 @@ class Crawler:
                 left = [h.item.url for h in watch.left()]
                 await self._write(lambda: self._store_outages(watch, left))
             if self.softcap is not None and not self._crashed:
-                created = {e.event_id: self.softcap.rejected.get(e.event_id, 0)
-                           for e in self.softcap.events if e.event_id is not None}
-                preloaded = {k: v for k, v in self.softcap.rejected.items()
-                             if k in self._restored_events}
-                await self._write(lambda: self.writer.set_rejected_counts(created, preloaded))
+                complete = self.outcome.stop_reason == "complete"
+                evidence = {k: c.evidence(complete=complete)
+                            for k, c in self.softcap.deferral.cases.items()}
+                self.cap_refused = await self._write(
+                    lambda: self.writer.set_cap_outcomes(evidence))
             await self._write(self.writer.commit)
             self._writes.shutdown(wait=True)
             self._reader.shutdown(wait=True)
@@ -588,8 +599,8 @@ class Crawler:
         if url in self._claimed:  # already fetched as the target of a redirect
             return "done"
         if self.softcap is not None and not item.external:
-            event_id = self.softcap.admit(url)
-            if event_id is not None:  # queued before its cluster was capped: dropped now
+            event_id = self.softcap.admit(url, queued=True)
+            if event_id is not None:  # queued before its cluster was capped: waits now
                 self._refuse(event_id)
                 await self._write(lambda: self._store_skip(url, "dedupe-cap", False,
                                                            cap_event=event_id))
@@ -799,11 +810,15 @@ class Crawler:
                        if u != final and shape_key(u) == keys.shape_key]
                 chain = bool(own)
                 siblings = frozenset(t for t in own if t)
+                path = split_shape(keys.shape_key)[0]
+                path_siblings = frozenset(
+                    t for u, _, t in anchors[:CHAIN_LINKS]
+                    if t and split_shape(shape_key(u))[0] == path)  # itself too
                 parsed = tree
 
                 def read() -> Content | None:
                     return main_content(parsed if parsed is not None else parse_html(html),
-                                        final, siblings=siblings)
+                                        final, siblings=siblings, path_siblings=path_siblings)
 
                 # off the event loop, whatever the page's size: a hostile page of a few
                 # kilobytes can hold thousands of blocks, and the other fetches must not
@@ -858,11 +873,91 @@ class Crawler:
     def _announce(self, event: CapEvent, event_id: int) -> None:
         assert self.softcap is not None
         self.softcap.record(event, event_id)
+        self._event_names[event_id] = event.shape_key
         on = [k for k, v in event.signals.items() if v is True]
         self.progress.say(
-            f"[dedupe-cap] {event.shape_key} capped after {event.observed_count} pages "
+            f"[dedupe-cap] {event.shape_key} suspected after {event.observed_count} pages "
             f"(threshold {event.effective_threshold}, signals {', '.join(on) or 'none'}; "
-            f"by {event.kind}): {event.sample_url}")
+            f"by {event.kind}): {event.sample_url}; its URLs wait until the site is done")
+
+    async def _judge_suspects(self) -> int:
+        """The site is done: conclude the suspects' probe rounds (release or refuse each
+        shape), then start a round for every suspect shape with URLs waiting
+        (:mod:`nitpicker_crawl.deferral`). How many URLs it queued (0: nothing left to
+        judge, the crawl may end)."""
+        assert self.softcap is not None
+        deferral = self.softcap.deferral
+        if self.frontier.closed:
+            return 0
+        queued = 0
+        running = deferral.running()
+        waiting = await self._deferred() if running else {}
+        for case in running:
+            record = case.current
+            released, refused = deferral.conclude(case)
+            name = self._event_names.get(case.event_id, f"event {case.event_id}")
+            probes = record.get("probes", [])
+            urls = waiting.get(case.event_id, [])
+            if released:
+                back = [u for u in urls if deferral.key(case, u) in set(released)]
+                deferral.release(case, Counter(deferral.key(case, u) for u in back))
+                self.softcap.unrefuse(case.event_id, len(back))
+                self.counters.capped = self.softcap.rejected_total
+                queued += self.frontier.requeue(back)
+                good = sum(1 for p in probes if p["informative"])
+                self.progress.say(
+                    f"[dedupe-cap] {name}: released {_shapes(released)} ({good} of "
+                    f"{len(probes)} probes brought new content); {len(back):,} waiting "
+                    "URLs queued again")
+            if refused:
+                left = sum(1 for u in urls if deferral.key(case, u) in set(refused))
+                tried = sum(1 for p in probes if p["shape"] in set(refused))
+                self.progress.say(
+                    f"[dedupe-cap] {name}: refused {_shapes(refused)} (none of {tried} "
+                    f"probes brought new content); {left:,} URLs stay skipped")
+        if queued:
+            return queued
+        candidates = deferral.idle()
+        waiting = await self._deferred() if candidates else {}
+        for case in candidates:
+            urls = waiting.get(case.event_id, [])
+            if not urls:
+                continue
+            picks, spent = deferral.start(case, urls)
+            if spent:
+                name = self._event_names.get(case.event_id, f"event {case.event_id}")
+                self.progress.say(f"[dedupe-cap] {name}: refused {_shapes(spent)} (released "
+                                  f"{MAX_ROUNDS} times already, its budget is spent)")
+            if picks:
+                await self._prime(picks)
+                queued += self.frontier.requeue(picks)
+        if queued:
+            self.progress.say(f"[dedupe-cap] the site is done: probing "
+                              f"{len(deferral.running())} suspect clusters ({queued} URLs)")
+        return queued
+
+    async def _prime(self, probes: list[str]) -> None:
+        """Probes are compared with what their path showed; a path this run has not seen
+        (a ``--resume``) is remembered first from the archive's latest pages of it."""
+        assert self.softcap is not None
+        softcap = self.softcap
+        for path in {split_shape(shape_key(u))[0] for u in probes} - set(softcap.by_path):
+            def read(p: str = path) -> list[tuple[str, bytes, str]]:
+                return self.writer.path_samples(p, PRIME_PAGES)
+            samples: list[tuple[str, bytes, str]] = await self._write(read)
+
+            def parse(rows: list[tuple[str, bytes, str]] = samples) -> None:
+                for url, body, codec in rows:
+                    html, _ = decode_html(body, codec)
+                    content = main_content(parse_html(html), url)
+                    if content is not None:
+                        softcap.remember(url, content)
+            await asyncio.get_running_loop().run_in_executor(self._reader, parse)
+
+    async def _deferred(self) -> dict[int, list[str]]:
+        """Each cap event's waiting URLs, read from the archive (one scan)."""
+        found: dict[int, list[str]] = await self._write(self.writer.deferred_urls)
+        return found
 
     def _refuse(self, event_id: int) -> None:
         assert self.softcap is not None
@@ -1084,3 +1179,9 @@ class Crawler:
             contentLength=int(length) if length and str(length).isdigit() else None,
             compress=headers.get("content-encoding"), responseHeaders=headers)
         self.writer.add_referrer(rid, page_id)
+
+
+def _shapes(shapes: list[str]) -> str:
+    """Shapes for a message: the first three, and how many more."""
+    shown = ", ".join("its whole family" if s == "*" else s for s in shapes[:3])
+    return shown + (f" and {len(shapes) - 3} more" if len(shapes) > 3 else "")

@@ -147,6 +147,26 @@ class Frontier:
         self._wakes.add(task)
         task.add_done_callback(self._wakes.discard)
 
+    def requeue(self, urls: list[str]) -> int:
+        """Queue internal page URLs once more although seen (a soft-cap suspect's waiting
+        URLs, its probes): each in its path shape's queue. Not a coroutine: a refill, which
+        runs under the queue's lock, calls it. How many were queued."""
+        if self.closed:
+            return 0
+        for url in urls:
+            item = QueueItem(url, False, False)
+            shape = split_shape(shape_key(url))[0]
+            self._pages.setdefault(shape, deque()).append(item)
+            self._page_count += 1
+            self.found_internal += 1
+            if self._on_parent_idle is not None:
+                self._pending_by_parent[parent_key(url)] += 1
+        if urls:
+            task = asyncio.ensure_future(self._wake())
+            self._wakes.add(task)
+            task.add_done_callback(self._wakes.discard)
+        return len(urls)
+
     async def _wake(self) -> None:
         async with self._changed:
             self._changed.notify_all()

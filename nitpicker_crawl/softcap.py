@@ -99,6 +99,7 @@ from nitpicker_query.signals import (
 
 from .content import Content
 from .content_memory import BlockMemory, ChromeFilter
+from .deferral import Deferral
 
 MAX_SHAPES_PER_COUNTER = 32
 """Distinct URL shapes a counter remembers (a cluster rarely has more than a few)."""
@@ -189,11 +190,17 @@ class Family:
     keys: frozenset[str]
     constants: tuple[tuple[str, str], ...]
     event_id: int
+    varying: frozenset[str] = frozenset()
 
     def covers(self, query: frozenset[str], values: dict[str, str]) -> bool:
         """Is a URL with these query keys (and values) a variant of this capped shape?"""
         if query == self.keys:
             return False  # the exact shape is gated by the capped-shape map
+        if self.varying and self.varying <= query:
+            # the keys the trap grew along, on another entity or spelling (another
+            # user's stream, a calendar reached with ``set_filter=1``): suspected too —
+            # a suspicion defers, and the probes judge each shape
+            return True
         consts = [(k, v) for k, v in self.constants if k in query]
         if any(values.get(k) != v for k, v in consts):
             return False  # contradicts the view the cluster was (another action, page …)
@@ -213,6 +220,8 @@ class _Reading:
     fresh: bool      # new content for its shape (indexable pages only)
     entity: str      # its entity (keys.view_of)
     view: tuple[str, str, dict[str, Any] | None] | None  # the view counter it counts in
+    blocks: int = 0  # content blocks, and of them unseen on its path with the URL's own
+    new: int = 0     # numbers masked (what a probe of a suspect cluster is judged by)
 
 
 _NO_READING = _Reading(False, False, False, "", None)
@@ -287,6 +296,14 @@ class SoftCap:
         small = max(256, map_cap // 50)
         self.by_shape = BlockMemory(keys=small, nbits=16384, per_generation=1500)
         self.by_entity = BlockMemory(keys=4 * small, nbits=8192, per_generation=600)
+        # path shape → its pages' blocks with only the URL's own numbers masked: what a
+        # probe of a suspect cluster is compared with (nitpicker_crawl/deferral.py)
+        self.by_path = BlockMemory(keys=small, nbits=16384, per_generation=1500)
+        # … and every path's, for a probe on a path the crawl has not seen (a view of an
+        # entity whose own page it never met): new only if new anywhere
+        self.anywhere = BlockMemory(keys=1, nbits=1 << 21, per_generation=150_000)
+        self.deferral = Deferral(shape_key)
+        self._metas: OrderedDict[int, None] = OrderedDict()   # see _meta_seen
         self.chrome = ChromeFilter(max_blocks=map_cap)
         # meta → the latest pages (URL, content fingerprint) that declare no other page:
         # the originals a copy may name
@@ -307,10 +324,14 @@ class SoftCap:
 
     # ------------------------------------------------------------------ gate
 
-    def admit(self, url: str) -> int | None:
+    def admit(self, url: str, *, queued: bool = False) -> int | None:
         """None when ``url`` may be crawled; else the id of the event whose cap covers it.
 
-        The caller records the refusal (a skipped ``pages`` row) and calls :meth:`refused`.
+        The caller records the refusal (a skipped ``pages`` row, which waits there while
+        the event is a suspicion: :mod:`nitpicker_crawl.deferral`) and calls
+        :meth:`refused`. A probe of a suspect passes; so does a URL of a released cluster
+        while its budget lasts — spent by URLs newly met, not by ``queued`` ones coming up
+        (admitted, and paid for, when they were met).
         """
         if not (self.capped_shapes or self.copy_gates or self.view_gates):
             return None
@@ -324,6 +345,8 @@ class SoftCap:
             event_id = self._view_gate(url)
         if event_id is None or self.is_novel(shape) or (
                 self.allow is not None and self.allow(url)):
+            return None
+        if self.deferral.passes(url, event_id, spend=not queued):
             return None
         return event_id
 
@@ -355,9 +378,13 @@ class SoftCap:
             return None
         if view.keys is None:
             return next((event_id for need, event_id in gates if need is None), None)
-        reduced = view.keys - self.reorder.get(view.prefix, set())
+        reorder = self.reorder.get(view.prefix, set())
+        reduced = view.keys - reorder
         for need, event_id in gates:
-            if need is not None and (need <= reduced if need else not reduced):
+            if need is None:
+                continue
+            need = need - reorder   # a key learned to only reorder after the cap, too
+            if need <= reduced if need else not reduced:
                 return event_id
         return None
 
@@ -383,8 +410,35 @@ class SoftCap:
         """Do ``noindex`` pages count as repeats (and never as novel) by now?"""
         return self.indexable_seen >= NOINDEX_RULE_AFTER
 
+    def _meta_seen(self, keys: PageKeys, signals: Signals) -> bool:
+        """Has the page's shape produced its meta before, an og:url naming the page itself
+        left out? Such an og:url is the page's address, not something it says: per-user
+        activity streams whose every page has one title and a self og:url repeat
+        themselves, and a shape of them is no more content-novel than one without og:url.
+        (Remembered for at most a quarter of ``map_cap`` shapes' metas, oldest dropped.)"""
+        og_url = "" if signals.ogUrlSelf else (keys.og_url or "")
+        key = hash((keys.shape_key, keys.title, keys.description, keys.og_title, og_url))
+        if key in self._metas:
+            self._metas.move_to_end(key)
+            return True
+        self._metas[key] = None
+        if len(self._metas) > self.stats_cap:
+            self._metas.popitem(last=False)
+        return False
+
+    def remember(self, url: str, content: Content) -> None:
+        """What a page of an earlier run showed on its path (probes compare with it)."""
+        coordinates = {c for _, c in content.coordinates}
+        self.by_path.add(split_shape(shape_key(url))[0], coordinates)
+        self.anywhere.add("", coordinates)
+
     def refused(self, event_id: int) -> None:
         self.rejected[event_id] = self.rejected.get(event_id, 0) + 1
+
+    def unrefuse(self, event_id: int, urls: int) -> None:
+        """A released suspect's waiting URLs are queued again: no longer refused."""
+        left = self.rejected.get(event_id, 0) - urls
+        self.rejected[event_id] = max(0, left)
 
     @property
     def rejected_total(self) -> int:
@@ -411,10 +465,13 @@ class SoftCap:
         if indexable:
             self.indexable_seen += 1
         reading = self._read(url, keys.shape_key, content, indexable, chain)
+        if url in self.deferral.probing:
+            self.deferral.read(url, blocks=reading.blocks, new=reading.new,
+                               indexable=indexable, known=content is not None)
         copy_keys = self._copy(url, keys, declared, content)
         meta_repeat = keys.shape_signature in self.sticky or (
             (seen := self.counters.get(keys.shape_signature)) is not None and seen.count > 0)
-        meta_repeat = meta_repeat or copy_keys is not None
+        meta_repeat = meta_repeat or copy_keys is not None or self._meta_seen(keys, signals)
         repeat = meta_repeat or reading.repeat or (self.noindex_rule and not indexable)
         self._count_shape(keys.shape_key, meta_repeat, indexable, reading)
         pairs = query_values(url) if "?" in url else ()
@@ -554,7 +611,15 @@ class SoftCap:
         self.by_shape.add(shape, blocks)
         self.by_shape.add(m_key, masked)
         self.by_entity.add(view.entity, masked)
-        return _Reading(known, repeat, fresh, view.entity, counted)
+        path = split_shape(shape)[0]
+        coordinates = {c for h, c in content.coordinates if h in blocks}
+        c_unseen = self.by_path.unseen(path, coordinates)
+        if c_unseen is None:
+            c_unseen = self.anywhere.unseen("", coordinates)
+        self.by_path.add(path, coordinates)
+        self.anywhere.add("", coordinates)
+        return _Reading(known, repeat, fresh, view.entity, counted, len(coordinates),
+                        len(coordinates) if c_unseen is None else c_unseen)
 
     def _remember_order(self, url: str, content: Content) -> None:
         self._sibling_put(f"{canonical_form(url)}", "", content)
@@ -665,6 +730,8 @@ class SoftCap:
         for key in keys:
             self.sticky.setdefault(key, event_id)
         self._gate(event_id, event.kind, event.shapes, event.qvals, event.gate)
+        self.deferral.open(event_id, event.effective_threshold,
+                           whole=event.kind in ("copy", "view"))
 
     def restore(self, event_id: int, signature: str, shapes: set[str],
                 qvals: dict[str, str | None] | None = None,
@@ -679,6 +746,9 @@ class SoftCap:
         kind = str(signals.get("key") or "parent")
         self.sticky.setdefault(signature, event_id)
         self._gate(event_id, kind, shapes, qvals, signals)
+        threshold = signals.get("effectiveThreshold")
+        self.deferral.open(event_id, threshold if isinstance(threshold, int) else self.cap,
+                           signals, whole=kind in ("copy", "view"))
 
     def _gate(self, event_id: int, kind: str, shapes: set[str],
               qvals: dict[str, str | None] | None, gate: dict[str, Any] | None) -> None:
@@ -699,7 +769,9 @@ class SoftCap:
             path, keys = split_shape(shape)
             constants = tuple(sorted((k, v) for k, v in qvals.items()
                                      if k in keys and v is not _VARIED))
-            self.families.setdefault(path, []).append(Family(shape, keys, constants, event_id))
+            varying = frozenset(k for k in keys if k in qvals and qvals[k] is _VARIED)
+            self.families.setdefault(path, []).append(
+                Family(shape, keys, constants, event_id, varying))
 
     # ------------------------------------------------------------------ memory
 

@@ -358,6 +358,8 @@ class ArchiveWriter:
         if url in self.sources:
             values.setdefault("source", self.sources[url])
         if not values.get("isSkipped"):
+            # a URL fetched after all (a soft-cap suspect released, a retry) is no skip
+            values.setdefault("skipReason", None)
             # denormalised counts start at zero; replace_tags / replace_jsonld update them
             values.setdefault("tag_count", 0)
             values.setdefault("jsonld_count", 0)
@@ -697,16 +699,56 @@ class ArchiveWriter:
         values.setdefault("detected_at", now_ms())
         return self._insert("dedupe_cap_events", values)
 
-    def set_rejected_counts(self, created: dict[int, int], preloaded: dict[int, int]) -> None:
-        """At an orderly stop: this run's events get their count, earlier ones add to it."""
+    _DEFERRED = ("FROM pages WHERE isSkipped = 1 AND skipReason = 'dedupe-cap' "
+                 "AND json_valid(meta_extras)")
+
+    def deferred_urls(self) -> dict[int, list[str]]:
+        """The URLs each cap event's gate holds back (its skipped rows), in the order they
+        were met: what a released shape queues again, what probes are taken from."""
+        found: dict[int, list[str]] = {}
+        for event_id, url in self.conn.execute(
+                f"SELECT json_extract(meta_extras, '$.capEvent'), url {self._DEFERRED} "
+                "ORDER BY id"):
+            if isinstance(event_id, int):
+                found.setdefault(event_id, []).append(url)
+        return found
+
+    def path_samples(self, path: str, limit: int) -> list[tuple[str, bytes, str]]:
+        """The latest ``limit`` crawled pages of a path shape (``example.com/feed``, any
+        query): URL, stored HTML and codec — what a probe is compared with when the crawl
+        no longer remembers the path (a ``--resume``)."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT p.url, b.body, b.codec FROM page_signatures s "
+            "JOIN pages p ON p.id = s.page_id JOIN page_html_ref r ON r.page_id = p.id "
+            "JOIN page_html_blobs b ON b.hash = r.hash "
+            "WHERE s.shape_key = ? OR substr(s.shape_key, 1, ?) = ? "
+            "ORDER BY p.id DESC LIMIT ?", (path, len(path) + 1, path + "?", limit))]
+
+    def set_cap_outcomes(self, evidence: dict[int, dict[str, Any]]) -> int:
+        """At an orderly stop: each event's ``rejected_count`` is the URLs its gate left
+        skipped in the archive (every run of a ``--resume`` included; a released suspect's
+        URLs fetched after all are not refused), and ``evidence`` (the verdict and its
+        probe rounds, :mod:`nitpicker_crawl.deferral`) is merged into its ``signals``.
+        Returns the URLs refused in all."""
+        counts = dict(self.conn.execute(
+            f"SELECT json_extract(meta_extras, '$.capEvent'), count(*) {self._DEFERRED} "
+            "GROUP BY 1").fetchall())
         self._begin()
-        for event_id, n in created.items():
+        for (event_id, signals) in self.conn.execute(
+                "SELECT id, signals FROM dedupe_cap_events").fetchall():
+            update = evidence.get(event_id)
+            if update:
+                try:
+                    stored = json.loads(signals) if signals else {}
+                except ValueError:
+                    stored = {}
+                stored = {**(stored if isinstance(stored, dict) else {}), **update}
+                self.conn.execute("UPDATE dedupe_cap_events SET signals = ? WHERE id = ?",
+                                  (json.dumps(stored, ensure_ascii=False), event_id))
             self.conn.execute("UPDATE dedupe_cap_events SET rejected_count = ? WHERE id = ?",
-                              (n, event_id))
-        for event_id, n in preloaded.items():
-            self.conn.execute("UPDATE dedupe_cap_events SET rejected_count = "
-                              "COALESCE(rejected_count, 0) + ? WHERE id = ?", (n, event_id))
+                              (counts.get(event_id, 0), event_id))
         self.commit()
+        return sum(counts.values())
 
     def cap_events(self) -> list[tuple[int, str, set[str], dict[str, str | None] | None,
                                        dict[str, Any]]]:
@@ -717,14 +759,16 @@ class ArchiveWriter:
         (events written by this version), else from ``page_signatures`` (older ones).
         """
         result = []
-        for event_id, signature, shape, signals in self.conn.execute(
-                "SELECT id, signature, shape_key, signals FROM dedupe_cap_events ORDER BY id"
-                ).fetchall():
+        for event_id, signature, shape, signals, threshold in self.conn.execute(
+                "SELECT id, signature, shape_key, signals, effective_threshold "
+                "FROM dedupe_cap_events ORDER BY id").fetchall():
             try:
                 stored = json.loads(signals) if signals else {}
             except ValueError:
                 stored = {}
             stored = stored if isinstance(stored, dict) else {}
+            if isinstance(threshold, int):
+                stored["effectiveThreshold"] = threshold
             shapes = {shape} | {r[0] for r in self.conn.execute(
                 "SELECT DISTINCT shape_key FROM page_signatures WHERE signature = ? "
                 "OR shape_signature = ?", (signature, signature))}

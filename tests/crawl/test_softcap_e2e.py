@@ -41,7 +41,7 @@ def _count(archive: Path, sql: str, *params: object) -> int:
 
 def test_the_whole_trap_site_ends_by_itself(crawl: Crawl) -> None:
     assert crawl.returncode == 0, crawl.stderr
-    assert "soft cap: 5 cluster(s) capped" in crawl.stderr
+    assert "soft cap: 5 cluster(s) suspected (5 refused)" in crawl.stderr
 
 
 @pytest.mark.parametrize("family", TRAPS)
