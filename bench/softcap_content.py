@@ -1,5 +1,5 @@
-"""The soft cap's third generation (content rules) on every site it was measured against,
-before and after, with and without the cap.
+"""The soft cap's content rules (third generation) and its suspicions judged by probes
+(fourth) on every site it was measured against, before and after, with and without the cap.
 
     python bench/softcap_content.py                        # baseline: main before gen 3
     python bench/softcap_content.py --sites trapzoo,independent --no-write
@@ -42,7 +42,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import dokuwiki  # noqa: E402
+import hgweb  # noqa: E402
 import mediawiki  # noqa: E402
+import redmine  # noqa: E402
 import targets  # noqa: E402
 import trac  # noqa: E402
 from doc import DOC, add_flag, emit  # noqa: E402
@@ -50,10 +52,11 @@ from doc import DOC, add_flag, emit  # noqa: E402
 import nitpicker_query as q  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 from nitpicker_crawl.trapzoo.site import legit_paths  # noqa: E402
-from tests.softcap import independent_site  # noqa: E402
+from tests.softcap import holdout_site, independent_site  # noqa: E402
 
 BASELINE = "5e43c36"   # main before the soft cap's third generation
-SITES = ("trapzoo", "independent", "dokuwiki", "trac", "mediawiki-wiki", "mediawiki-index")
+SITES = ("trapzoo", "independent", "holdout", "dokuwiki", "trac", "redmine", "hgweb",
+         "mediawiki-wiki", "mediawiki-index")
 
 Legit = Callable[[bool], tuple[dict[str, list[str]], set[str]]]
 """``legit(follow_nofollow)``: each page a complete crawl must fetch at 200, with its
@@ -102,6 +105,26 @@ def _trac(tmp: Path) -> Iterator[tuple[str, Legit]]:
         yield base, legit
 
 
+@contextlib.contextmanager
+def _holdout(tmp: Path) -> Iterator[tuple[str, Legit]]:
+    with holdout_site.serve() as base:
+        yield base, plain(set(holdout_site.legit_urls(base)))
+
+
+def _aliased(module: object, name: str) -> Site:
+    """A real target whose legit pages have other spellings (Redmine, hgweb)."""
+    @contextlib.contextmanager
+    def site(tmp: Path) -> Iterator[tuple[str, Legit]]:
+        target = module.setup(tmp / name)  # type: ignore[attr-defined]
+        with module.serve(target) as base:  # type: ignore[attr-defined]
+            aliases = target.aliases(base)
+            urls = target.legit_urls(base)
+            expected = {u: [u, *aliases.get(u, [])] for u in urls}
+            every = {s for names in expected.values() for s in names}
+            yield base, lambda _follow: (expected, every)
+    return site
+
+
 def _mediawiki(layout: str) -> Site:
     @contextlib.contextmanager
     def site(tmp: Path) -> Iterator[tuple[str, Legit]]:
@@ -116,6 +139,10 @@ def _missing(name: str) -> str | None:
         return dokuwiki.missing()
     if name == "trac":
         return trac.missing()
+    if name == "redmine":
+        return redmine.missing()
+    if name == "hgweb":
+        return hgweb.missing()
     if name.startswith("mediawiki"):
         return mediawiki.missing()
     return None
@@ -123,9 +150,14 @@ def _missing(name: str) -> str | None:
 
 FACTORIES: dict[str, Site] = {
     "trapzoo": _trapzoo, "independent": _independent, "dokuwiki": _dokuwiki,
-    "trac": _trac, "mediawiki-wiki": _mediawiki("wiki"),
+    "trac": _trac, "holdout": _holdout, "redmine": _aliased(redmine, "redmine"),
+    "hgweb": _aliased(hgweb, "hgweb"), "mediawiki-wiki": _mediawiki("wiki"),
     "mediawiki-index": _mediawiki("index")}
-FOLLOWS = {"trapzoo": (False,), "independent": (False,)}  # no nofollow links to speak of
+EXTRA = {"redmine": ("--ignore-robots",)}
+"""Redmine's robots.txt forbids its repository and issue lists, the very pages whose loss
+the cap is measured on: crawled as the issue that asked for it did, robots.txt ignored."""
+FOLLOWS = {"trapzoo": (False,), "independent": (False,), "holdout": (False,),
+           "hgweb": (False,)}  # no nofollow links to speak of
 
 
 @dataclass
@@ -164,6 +196,7 @@ def crawl(site: str, crawler: str, base: str, judge: Legit, out: Path, *, cap: i
         args += ["--dedupe-cap", str(cap)]
     if follow:
         args.append("--follow-nofollow")
+    args += EXTRA.get(site, ())
     started = time.monotonic()
     r = subprocess.run(args, capture_output=True, text=True, env=env, cwd=out.parent,
                        timeout=7200)
@@ -205,12 +238,24 @@ def main() -> int:
                    help="--max-pages of every run: where a crawl that does not end stops")
     p.add_argument("--no-uncapped", dest="uncapped", action="store_false",
                    help="skip the runs without the cap")
+    p.add_argument("--no-before", dest="before", action="store_false",
+                   help="skip the baseline's runs")
+    p.add_argument("--no-follow-runs", dest="follow_runs", action="store_false",
+                   help="skip the --follow-nofollow runs")
+    p.add_argument("--after", default=None, metavar="COMMIT",
+                   help="crawl the 'after' rows with this commit's crawler (a worktree), not "
+                   "this checkout's: the checkout may change while the bench runs")
     add_flag(p)
     args = p.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="nitpicker-content-"))
     tree = tmp / "baseline"
     subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.baseline],
                    cwd=ROOT, check=True, capture_output=True)
+    after_tree: Path | None = None
+    if args.after:
+        after_tree = tmp / "after"
+        subprocess.run(["git", "worktree", "add", "--detach", str(after_tree), args.after],
+                       cwd=ROOT, check=True, capture_output=True)
     rows: list[Row] = []
     skipped: list[str] = []
     try:
@@ -222,11 +267,13 @@ def main() -> int:
             with FACTORIES[name](tmp) as (base, legit):
                 before = f"before ({args.baseline})"
                 runs: list[tuple[str, int | None, bool, Path | None]] = [
-                    (before, 100, False, tree)]
-                for follow in FOLLOWS.get(name, (False, True)):
-                    runs += [("after", 100, follow, None), ("after", 20, follow, None)]
+                    (before, 100, False, tree)] if args.before else []
+                follows = FOLLOWS.get(name, (False, True)) if args.follow_runs else (False,)
+                for follow in follows:
+                    runs += [("after", 100, follow, after_tree),
+                             ("after", 20, follow, after_tree)]
                     if args.uncapped:
-                        runs.append(("after", None, follow, None))
+                        runs.append(("after", None, follow, after_tree))
                 for crawler, cap, follow, source in runs:
                     row = crawl(name, crawler,
                                 base, legit, tmp / f"{name}.nitpicker", cap=cap,
@@ -234,8 +281,10 @@ def main() -> int:
                     print(row.markdown(), file=sys.stderr)
                     rows.append(row)
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
-                       capture_output=True)
+        for made in (tree, after_tree):
+            if made is not None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(made)], cwd=ROOT,
+                               capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
     ran = args.sites.split(",")
     subset = f" --sites {args.sites}" if set(ran) != set(SITES) else ""

@@ -84,12 +84,16 @@ def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import cluster_corpora
     import dokuwiki
+    import hgweb
     import mediawiki
+    import redmine
     import trac
 
     for name, ensure in (("mediawiki", mediawiki.ensure_installed),
                          ("dokuwiki", dokuwiki.ensure_installed),
                          ("trac", trac.ensure_installed),
+                         ("redmine", redmine.ensure_installed),
+                         ("hgweb", hgweb.ensure_installed),
                          ("sphinx docs", cluster_corpora.sphinx_missing),
                          ("pelican", cluster_corpora.pelican_missing),
                          ("libreoffice", libreoffice_missing)):
