@@ -123,8 +123,11 @@ class Case:
         (every shape judged alike), ``partly released``, ``pending`` (URLs still wait: the
         crawl stopped before the site was done) or ``unused`` (it held nothing back)."""
         states = {v.state for v in self.shapes.values()}
+        if complete:   # the site is done: no URL of a shape still suspect waits
+            states = {RELEASED if v.releases and v.state in (SUSPECT, PROBING) else v.state
+                      for v in self.shapes.values()} - {SUSPECT, PROBING}
         if states & {SUSPECT, PROBING}:
-            verdict = "unused" if complete and not self.history else "pending"
+            verdict = "pending"
         elif not states:
             verdict = "unused" if complete else "pending"
         elif states == {RELEASED}:

@@ -294,6 +294,16 @@ def test_a_case_that_held_nothing_is_unused_once_the_site_is_done() -> None:
     case = Deferral(_shape).open(1, 5)
     assert case.evidence()["verdict"] == "pending"
     assert case.evidence(complete=True)["verdict"] == "unused"
+    # released, its budget spent, nothing of it waiting when the site was done: released
+    d = Deferral(_shape)
+    case = d.open(2, 1)
+    assert d.start(case, ["a?1"]) == (["a?1"], [])
+    d.read("a?1", blocks=2, new=2, indexable=True)
+    d.conclude(case)
+    d.release(case, {"a": 0})
+    assert d.passes("a?2", 2) and not d.passes("a?3", 2)   # budget 1: spent, suspect
+    assert case.evidence()["verdict"] == "pending"
+    assert case.evidence(complete=True)["verdict"] == "released"
 
 
 def _coordinates(url: str, text: str) -> set[int]:
