@@ -66,7 +66,8 @@ def _contents(n: int, blocks: int = 30) -> list[Content]:
     out = []
     for _ in range(n):
         own = frozenset([rng.getrandbits(64) for _ in range(blocks - 5)] + chrome)
-        out.append(Content(own, own, own, rng.getrandbits(64), rng.getrandbits(64), True))
+        out.append(Content(own, own, own, tuple((h, h) for h in own), rng.getrandbits(64),
+                           rng.getrandbits(64), True))
     return out
 
 
@@ -103,7 +104,10 @@ def tracker(n: int, *, content: bool = False) -> list[str]:
                 f"{n / baseline:,.0f}/s — ratio {ours / baseline:.1f}× the dict's time."
                 + (f" Content memories at the end: {cap.by_shape.nbytes / 2**20:.1f} MiB of "
                    f"shape filters, {cap.by_entity.nbytes / 2**20:.1f} MiB of entity "
-                   "filters." if content else ""))
+                   f"filters, {cap.by_path.nbytes / 2**20:.1f} MiB of path filters and "
+                   f"{cap.anywhere.nbytes / 2**20:.1f} MiB for every path (what probes are "
+                   f"compared with), {len(cap._metas):,} metas remembered (at most "
+                   f"{cap.stats_cap:,})." if content else ""))
     return rows
 
 
