@@ -153,9 +153,11 @@ FACTORIES: dict[str, Site] = {
     "trac": _trac, "holdout": _holdout, "redmine": _aliased(redmine, "redmine"),
     "hgweb": _aliased(hgweb, "hgweb"), "mediawiki-wiki": _mediawiki("wiki"),
     "mediawiki-index": _mediawiki("index")}
-EXTRA = {"redmine": ("--ignore-robots",)}
-"""Redmine's robots.txt forbids its repository and issue lists, the very pages whose loss
-the cap is measured on: crawled as the issue that asked for it did, robots.txt ignored."""
+EXTRA = {"redmine": ("--ignore-robots",), "hgweb": ("--ignore-robots", "--follow-nofollow")}
+"""Redmine's robots.txt forbids its repository and issue lists, hgweb's the whole site —
+the very pages whose loss the cap is measured on: crawled robots.txt ignored (as the issue
+that asked for Redmine did); and every hgweb page says ``nofollow``, so its links are
+followed (its whole trap space is then the cap's to stop)."""
 FOLLOWS = {"trapzoo": (False,), "independent": (False,), "holdout": (False,),
            "hgweb": (False,)}  # no nofollow links to speak of
 
