@@ -74,6 +74,7 @@ class Probe:
     blocks: int | None = None   # content blocks it had (None: not read — failed, not HTML …)
     new: int = 0                # of them, unseen on its path (URL's own values masked)
     noindex: bool = False
+    view: bool = False          # judged against its entity (numbers masked) when it has one
 
     @property
     def informative(self) -> bool:
@@ -102,6 +103,7 @@ class Case:
     event_id: int
     threshold: int
     whole: bool = False          # one verdict for all its URLs (copy and view caps)
+    view: bool = False           # views of entities: probes weigh what their entity showed
     shapes: dict[str, Verdict] = field(default_factory=dict)
     probes: list[Probe] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
@@ -151,13 +153,16 @@ class Deferral:
         self.probing: dict[str, Probe] = {}   # URL → its probe, while its round runs
 
     def open(self, event_id: int, threshold: int, evidence: dict[str, Any] | None = None,
-             *, whole: bool = False) -> Case:
+             *, whole: bool = False, view: bool = False) -> Case:
         """A new cap, or one restored on ``--resume`` with the evidence it had: a
         released shape resumes with a fresh budget, a refused one stays refused.
         ``whole``: the cap's gate is one family across paths (a copy family's extra keys
         on every article, a view on every entity), judged as one — probing each path's
-        shape would cost more than the family."""
-        case = Case(event_id, max(1, threshold), whole)
+        shape would cost more than the family. ``view``: a view across entities (a file at
+        every revision, a directory in every order): a probe is weighed against what its
+        entity showed, its numbers masked — a revision's ids, dates and sizes are the view's
+        coordinates, its words what it would add."""
+        case = Case(event_id, max(1, threshold), whole, view)
         evidence = evidence or {}
         rounds = evidence.get("rounds")
         if isinstance(rounds, list):
@@ -228,7 +233,7 @@ class Deferral:
         for _, shape in candidates[:SHAPES_PER_ROUND]:
             case.verdict(shape).state = PROBING
             for url in spread(by_shape[shape], PROBES):
-                probe = Probe(url, shape)
+                probe = Probe(url, shape, view=case.view)
                 case.probes.append(probe)
                 self.probing[url] = probe
                 picks.append(url)
@@ -238,13 +243,15 @@ class Deferral:
         return picks, spent
 
     def read(self, url: str, *, blocks: int, new: int, indexable: bool,
-             known: bool = True) -> None:
+             entity_new: int | None = None, known: bool = True) -> None:
         """What a fetched page brought, when it is a probe (``known``: its content was
-        read at all)."""
+        read at all; ``entity_new``: a view's blocks new to its entity, numbers masked,
+        None when its entity was never seen)."""
         probe = self.probing.get(url)
         if probe is not None:
             probe.blocks = blocks if known else None
-            probe.new, probe.noindex = new, not indexable
+            probe.new = entity_new if probe.view and entity_new is not None else new
+            probe.noindex = not indexable
 
     def conclude(self, case: Case) -> tuple[list[str], list[str]]:
         """The round's verdicts once its probes are done: shapes released, refused."""

@@ -222,6 +222,7 @@ class _Reading:
     view: tuple[str, str, dict[str, Any] | None] | None  # the view counter it counts in
     blocks: int = 0  # content blocks, and of them unseen on its path with the URL's own
     new: int = 0     # numbers masked (what a probe of a suspect cluster is judged by)
+    entity_new: int | None = None  # a view: blocks its entity never showed, numbers masked
 
 
 _NO_READING = _Reading(False, False, False, "", None)
@@ -467,7 +468,8 @@ class SoftCap:
         reading = self._read(url, keys.shape_key, content, indexable, chain)
         if url in self.deferral.probing:
             self.deferral.read(url, blocks=reading.blocks, new=reading.new,
-                               indexable=indexable, known=content is not None)
+                               entity_new=reading.entity_new, indexable=indexable,
+                               known=content is not None)
         copy_keys = self._copy(url, keys, declared, content)
         meta_repeat = keys.shape_signature in self.sticky or (
             (seen := self.counters.get(keys.shape_signature)) is not None and seen.count > 0)
@@ -590,6 +592,7 @@ class SoftCap:
         fresh = indexable and known and (m_unseen is None or (
             m_unseen >= CONTENT_MIN_BLOCKS and m_unseen * FRESH_SHARE >= n))
         counted: tuple[str, str, dict[str, Any] | None] | None = None
+        e_unseen: int | None = None
         if view.prefix is not None:
             e_unseen = self.by_entity.unseen(view.entity, masked)
             entity_fresh = known and e_unseen is not None and \
@@ -619,7 +622,7 @@ class SoftCap:
         self.by_path.add(path, coordinates)
         self.anywhere.add("", coordinates)
         return _Reading(known, repeat, fresh, view.entity, counted, len(coordinates),
-                        len(coordinates) if c_unseen is None else c_unseen)
+                        len(coordinates) if c_unseen is None else c_unseen, e_unseen)
 
     def _remember_order(self, url: str, content: Content) -> None:
         self._sibling_put(f"{canonical_form(url)}", "", content)
@@ -731,7 +734,7 @@ class SoftCap:
             self.sticky.setdefault(key, event_id)
         self._gate(event_id, event.kind, event.shapes, event.qvals, event.gate)
         self.deferral.open(event_id, event.effective_threshold,
-                           whole=event.kind in ("copy", "view"))
+                           whole=event.kind in ("copy", "view"), view=event.kind == "view")
 
     def restore(self, event_id: int, signature: str, shapes: set[str],
                 qvals: dict[str, str | None] | None = None,
@@ -748,7 +751,7 @@ class SoftCap:
         self._gate(event_id, kind, shapes, qvals, signals)
         threshold = signals.get("effectiveThreshold")
         self.deferral.open(event_id, threshold if isinstance(threshold, int) else self.cap,
-                           signals, whole=kind in ("copy", "view"))
+                           signals, whole=kind in ("copy", "view"), view=kind == "view")
 
     def _gate(self, event_id: int, kind: str, shapes: set[str],
               qvals: dict[str, str | None] | None, gate: dict[str, Any] | None) -> None:

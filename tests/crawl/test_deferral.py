@@ -339,3 +339,17 @@ def test_events_signals_are_json_a_reader_can_parse(
             assert isinstance(signals["rounds"], list)
             # the cluster's URL shapes (what --resume restores) are still there beside it
             assert isinstance(signals["shapes"], list) and signals["shapes"]
+
+
+def test_a_view_is_weighed_against_its_entity_with_its_numbers_masked() -> None:
+    d = Deferral(_shape)
+    case = d.open(1, 5, whole=True, view=True)
+    picks, _ = d.start(case, ["browser/a.py?rev=7", "browser/b.py?rev=3", "log/c?rev=2"])
+    # a file at an old revision: lines its file at HEAD showed, other revision numbers
+    d.read(picks[0], blocks=8, new=6, entity_new=0, indexable=True)
+    d.read(picks[1], blocks=8, new=5, entity_new=1, indexable=True)
+    assert not any(p.informative for p in case.probes[:2])
+    # the view of an entity the crawl never met is weighed as any page is
+    d.read(picks[2], blocks=4, new=3, entity_new=None, indexable=True)
+    assert case.probes[2].informative
+    assert d.conclude(case) == (["*"], [])
