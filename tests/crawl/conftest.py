@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,3 +93,24 @@ def without_stored_templates(archive: Path, directory: Path) -> None:
         conn.execute(f"DROP TABLE {table}")
     conn.commit()
     conn.close()
+
+
+def interrupt_once(proc: subprocess.Popen[str], db: Path, sql: str, *, at_least: int = 3,
+                   seconds: float = 60) -> str:
+    """Ctrl-C a running crawl once its live archive (``db``) answers ``sql`` with at least
+    ``at_least`` (or after ``seconds``); its stderr, the exit status checked to be 130."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
+            n = conn.execute(sql).fetchone()[0]
+            conn.close()
+            if n >= at_least:
+                break
+        except sqlite3.Error:
+            pass
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    return err

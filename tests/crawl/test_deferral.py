@@ -10,11 +10,8 @@ import http.server
 import json
 import os
 import random
-import signal
-import sqlite3
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -27,7 +24,7 @@ from nitpicker_crawl.content import main_content
 from nitpicker_crawl.deferral import MAX_ROUNDS, Deferral, Probe, spread
 from page_cluster.nesting import parse_html
 
-from .conftest import CRAWL
+from .conftest import CRAWL, interrupt_once
 
 PRODUCTS = 60
 RNG = random.Random(5)
@@ -194,22 +191,9 @@ def test_ctrl_c_while_suspected_then_resume_judges_what_waited(
                              "5", "--interval", "30", "--silent"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ})
-    db = tmp_path / "._nitpicker-c" / "db.sqlite"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
-            waiting = conn.execute("SELECT count(*) FROM pages WHERE skipReason = 'dedupe-cap' "
-                                   "AND url LIKE '%/shop/product/%'").fetchone()[0]
-            conn.close()
-            if waiting >= 3:
-                break
-        except sqlite3.Error:
-            pass
-        time.sleep(0.1)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    interrupt_once(proc, tmp_path / "._nitpicker-c" / "db.sqlite",
+                   "SELECT count(*) FROM pages WHERE skipReason = 'dedupe-cap' "
+                   "AND url LIKE '%/shop/product/%'")
     archive = tmp_path / "c.nitpicker"
     pending = [e for e in q.list_dedupe_cap_events(archive, limit=100)["items"]
                if "/shop/product/" in e["shapeKey"]]

@@ -4,17 +4,14 @@ crawled with ``--dedupe-cap 100`` and no ``--max-pages``."""
 from __future__ import annotations
 
 import os
-import signal
-import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 import nitpicker_query as q
 from nitpicker_crawl.trapzoo import TrapZoo
-from tests.crawl.conftest import CRAWL, Crawl
+from tests.crawl.conftest import CRAWL, Crawl, interrupt_once
 
 # family → (LIKE pattern of its URLs, effective threshold at N = 100)
 TRAPS = {
@@ -119,22 +116,8 @@ def test_ctrl_c_after_a_cap_keeps_rejected_count_exact(tmp_path: Path, zoo: Trap
                              "--no-render", "--interval", "20", "--silent"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ})
-    db = tmp_path / "._nitpicker-c" / "db.sqlite"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
-            n = conn.execute("SELECT count(*) FROM pages WHERE skipReason = 'dedupe-cap'"
-                             ).fetchone()[0]
-            conn.close()
-            if n >= 3:
-                break
-        except sqlite3.Error:
-            pass
-        time.sleep(0.1)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    interrupt_once(proc, tmp_path / "._nitpicker-c" / "db.sqlite",
+                   "SELECT count(*) FROM pages WHERE skipReason = 'dedupe-cap'")
     archive = tmp_path / "c.nitpicker"
     events = q.list_dedupe_cap_events(archive, limit=1000)["items"]
     assert events and all(e["rejectedCount"] is not None for e in events)
