@@ -86,21 +86,24 @@ class Frontier:
         self.seen.add(url)
         item = QueueItem(url, external, metadata_only)
         if not external and is_likely_html(url):
-            shape = split_shape(shape_key(url))[0]
-            queue = self._pages.get(shape)
-            if queue is None:
-                queue = self._pages[shape] = deque()
-            queue.append(item)
-            self._page_count += 1
+            self._enqueue_page(item)
         else:
             self._rest.append(item)
         if external:
             self.found_external += 1
         else:
-            self.found_internal += 1
-            if self._on_parent_idle is not None:
-                self._pending_by_parent[parent_key(url)] += 1
+            self._found(url)
         return True
+
+    def _enqueue_page(self, item: QueueItem) -> None:
+        """Into its path shape's FIFO."""
+        self._pages.setdefault(split_shape(shape_key(item.url))[0], deque()).append(item)
+        self._page_count += 1
+
+    def _found(self, url: str) -> None:
+        self.found_internal += 1
+        if self._on_parent_idle is not None:
+            self._pending_by_parent[parent_key(url)] += 1
 
     def _pop(self) -> QueueItem:
         if self._page_count:
@@ -143,6 +146,9 @@ class Frontier:
         if self.closed:
             return
         self._rest.extend(items)
+        self._wake_soon()
+
+    def _wake_soon(self) -> None:
         task = asyncio.ensure_future(self._wake())
         self._wakes.add(task)
         task.add_done_callback(self._wakes.discard)
@@ -154,17 +160,10 @@ class Frontier:
         if self.closed:
             return 0
         for url in urls:
-            item = QueueItem(url, False, False)
-            shape = split_shape(shape_key(url))[0]
-            self._pages.setdefault(shape, deque()).append(item)
-            self._page_count += 1
-            self.found_internal += 1
-            if self._on_parent_idle is not None:
-                self._pending_by_parent[parent_key(url)] += 1
+            self._enqueue_page(QueueItem(url, False, False))
+            self._found(url)
         if urls:
-            task = asyncio.ensure_future(self._wake())
-            self._wakes.add(task)
-            task.add_done_callback(self._wakes.discard)
+            self._wake_soon()
         return len(urls)
 
     async def _wake(self) -> None:

@@ -429,8 +429,11 @@ class SoftCap:
 
     def remember(self, url: str, content: Content) -> None:
         """What a page of an earlier run showed on its path (probes compare with it)."""
-        coordinates = {c for _, c in content.coordinates}
-        self.by_path.add(split_shape(shape_key(url))[0], coordinates)
+        self._remember_path(split_shape(shape_key(url))[0],
+                            {c for _, c in content.coordinates})
+
+    def _remember_path(self, path: str, coordinates: set[int]) -> None:
+        self.by_path.add(path, coordinates)
         self.anywhere.add("", coordinates)
 
     def refused(self, event_id: int) -> None:
@@ -619,8 +622,7 @@ class SoftCap:
         c_unseen = self.by_path.unseen(path, coordinates)
         if c_unseen is None:
             c_unseen = self.anywhere.unseen("", coordinates)
-        self.by_path.add(path, coordinates)
-        self.anywhere.add("", coordinates)
+        self._remember_path(path, coordinates)
         return _Reading(known, repeat, fresh, view.entity, counted, len(coordinates),
                         len(coordinates) if c_unseen is None else c_unseen, e_unseen)
 
