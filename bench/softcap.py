@@ -66,7 +66,8 @@ def _contents(n: int, blocks: int = 30) -> list[Content]:
     out = []
     for _ in range(n):
         own = frozenset([rng.getrandbits(64) for _ in range(blocks - 5)] + chrome)
-        out.append(Content(own, own, own, tuple((h, h) for h in own), rng.getrandbits(64),
+        pairs = tuple((h, h) for h in own)
+        out.append(Content(own, own, own, pairs, pairs, rng.getrandbits(64),
                            rng.getrandbits(64), True))
     return out
 

@@ -30,12 +30,16 @@ This module gives the cap the content side, in two forms:
   differs from the last real page only by its own name and its pager. ``masked_blocks``
   are the same with every number masked: a block that differs from one seen before only
   in its numbers ("Show 50 changes" after "Show 100 changes") is not *new* content.
+  ``masks`` pair each novel block with the hash of its words after every token holding a
+  digit is masked — numbers, dates, sizes and short ids alike (``3d10b90``) — and its
+  punctuation dropped: how the views of one entity are compared (a file at another
+  revision saying "since 2602578 was 3d10b90" under the heading ``src/core.py@``).
   ``coordinates`` pair each novel block (but the texts of links to its own path) with its
   hash after only the URL's *own* values are masked: "Activity of ann from 2019-03-05"
   on ``?user=ann&from=2019-03-05`` is the page's coordinates printed again, while
   "Product ZR-71529" or "Price 47.99 EUR" on ``/product/48213`` are what the page is
-  about — the soft cap's probes weigh content
-  with these (:mod:`nitpicker_crawl.deferral`), never with every number masked.
+  about — the soft cap's probes of a path weigh content with these
+  (:mod:`nitpicker_crawl.deferral`); only a view's probes are weighed by ``masks``.
 
 Bounded by construction: at most :data:`MAX_BLOCKS` blocks of :data:`MAX_BLOCK_CHARS`
 characters each are hashed, whatever the page holds.
@@ -86,6 +90,7 @@ _TAG = re.compile(r"<[^>]*>")
 _WS = re.compile(r"\s+")
 _TOKEN = re.compile(r"[^\W_]+")
 _DIGITS = re.compile(r"\d+")
+_HAS_DIGIT = re.compile(r"\d")
 
 
 def mask_dynamic_ids(text: str) -> str:
@@ -203,6 +208,7 @@ class Content:
     blocks: frozenset[int]         # every block of the main region
     novel_blocks: frozenset[int]   # the blocks not naming the URL's own variable values
     masked_blocks: frozenset[int]  # the same with every number masked
+    masks: tuple[tuple[int, int], ...]  # novel block → it with every token with a digit masked
     coordinates: tuple[tuple[int, int], ...]  # novel block → it with the URL's numbers masked
     fingerprint: int               # of ``blocks``, order-insensitive
     order: int                     # of the blocks in document order
@@ -235,6 +241,14 @@ def _coordinate_hash(line: str, numbers: frozenset[str],
     return _block_hash(" ".join(tokens))
 
 
+def _view_hash(line: str) -> int:
+    """A block as the views of one entity are compared: its words, lower-cased, every
+    token holding a digit as ``#``, punctuation dropped — ``src/core.py@ 11a090b`` at a
+    revision is ``src/core.py`` at the newest."""
+    return _block_hash(" ".join("#" if _HAS_DIGIT.search(t) else t.lower()
+                                for t in _TOKEN.findall(line)))
+
+
 def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset(),
                  path_siblings: frozenset[str] = frozenset()) -> Content | None:
     """The main content of a parsed document (a selectolax tree, **modified**: the parts
@@ -254,6 +268,7 @@ def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset(),
     novel: set[int] = set()
     ordered: list[int] = []
     masked: set[int] = set()
+    masks: list[tuple[int, int]] = []
     coordinates: list[tuple[int, int]] = []
     for line in html_lib.unescape(text).split("\n"):
         line = _WS.sub(" ", line).strip()
@@ -270,6 +285,7 @@ def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset(),
                 [t.lower() for t in _TOKEN.findall(line)], numbers, phrases):
             novel.add(h)
             masked.add(_block_hash(_DIGITS.sub("#", mask_dynamic_ids(line))))
+            masks.append((h, _view_hash(line)))
             if line not in path_siblings:
                 coordinates.append((h, _coordinate_hash(line, numbers, phrases)))
         if len(blocks) >= MAX_BLOCKS:
@@ -277,5 +293,5 @@ def main_content(tree: Any, url: str, *, siblings: frozenset[str] = frozenset(),
     frozen = frozenset(blocks)
     fingerprint = _block_hash(",".join(map(str, sorted(frozen))))
     order = _block_hash(",".join(map(str, ordered)))
-    return Content(frozen, frozenset(novel), frozenset(masked), tuple(coordinates),
-                   fingerprint, order, in_main)
+    return Content(frozen, frozenset(novel), frozenset(masked), tuple(masks),
+                   tuple(coordinates), fingerprint, order, in_main)

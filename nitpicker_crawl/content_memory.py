@@ -65,11 +65,16 @@ class BlockMemory:
 
     def unseen(self, key: str, blocks: Iterable[int]) -> int | None:
         """How many of ``blocks`` the key has not seen; None when the key saw nothing yet."""
+        found = self.unseen_of(key, blocks)
+        return None if found is None else len(found)
+
+    def unseen_of(self, key: str, blocks: Iterable[int]) -> set[int] | None:
+        """Which of ``blocks`` the key has not seen; None when the key saw nothing yet."""
         gens = self._filters.get(key)
         if gens is None:
             return None
         self._filters.move_to_end(key)
-        return sum(1 for h in blocks if not any(h in g for g in gens))
+        return {h for h in blocks if not any(h in g for g in gens)}
 
     def add(self, key: str, blocks: Iterable[int]) -> None:
         gens = self._filters.get(key)

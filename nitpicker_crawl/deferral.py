@@ -14,13 +14,15 @@ and the verdict is given per URL shape of the URLs it holds back:
    waiting shape are fetched (at most :data:`SHAPES_PER_ROUND` shapes of a cluster per
    round, those with most URLs waiting first) — the first, the middle and the last to
    arrive: a real page is met early, a trap's depth late.
-3. *Verdict.* A probe is **informative** when it brings content its path had not shown
-   (or, on a path never crawled, that no page had shown): at least one content block, and
-   one in :data:`NEW_SHARE` of its blocks, unseen in exact form once the URL's *own*
-   values are masked and the texts of links to its own path left out — ``?from=2019-03-05``
-   printing "from 2019-03-05" brings nothing; "Product ZR-71529" and "Price 47.99 EUR" on
-   ``/product/48213`` do — on a page that does not say ``noindex``. One informative probe
-   **releases** its shape: its waiting URLs are queued again. None: the shape is
+3. *Verdict.* A probe is **informative** when it brings content neither its path nor
+   any other page of the crawl had shown: at least one content block, and one in
+   :data:`NEW_SHARE` of its blocks, unseen in exact form once the URL's *own*
+   values are masked and the texts of links to its own path left out, and on no other
+   probe of its shape in the round (a line every such page prints is their template) —
+   ``?from=2019-03-05`` printing "from 2019-03-05" brings nothing; "Product ZR-71529"
+   and "Price 47.99 EUR" on ``/product/48213`` do — on a page that does not say
+   ``noindex``. One informative probe **releases** its shape: its waiting URLs are
+   queued again. None: the shape is
    **refused**, its rows stay skipped, and its URLs met later go straight to rows.
 4. *Budget.* A released shape may grow: every URL of it newly met afterwards spends its
    budget — the URLs that waited plus the cap's threshold, doubled at each release. Spent,
@@ -73,6 +75,7 @@ class Probe:
     shape: str
     blocks: int | None = None   # content blocks it had (None: not read — failed, not HTML …)
     new: int = 0                # of them, unseen on its path (URL's own values masked)
+    fresh: frozenset[int] = frozenset()  # those blocks (a round discounts what probes share)
     noindex: bool = False
     view: bool = False          # judged against its entity (numbers masked) when it has one
 
@@ -242,15 +245,17 @@ class Deferral:
                                         spent=spent)
         return picks, spent
 
-    def read(self, url: str, *, blocks: int, new: int, indexable: bool,
-             entity_new: int | None = None, known: bool = True) -> None:
+    def read(self, url: str, *, blocks: int, new: frozenset[int], indexable: bool,
+             entity_new: frozenset[int] | None = None, known: bool = True) -> None:
         """What a fetched page brought, when it is a probe (``known``: its content was
-        read at all; ``entity_new``: a view's blocks new to its entity, numbers masked,
-        None when its entity was never seen)."""
+        read at all; ``new``: its blocks no page of its path, nor of the site, showed;
+        ``entity_new``: a view's blocks new to its entity and to the site, every token
+        with a digit masked, None when its entity was never seen)."""
         probe = self.probing.get(url)
         if probe is not None:
             probe.blocks = blocks if known else None
-            probe.new = entity_new if probe.view and entity_new is not None else new
+            probe.fresh = entity_new if probe.view and entity_new is not None else new
+            probe.new = len(probe.fresh)
             probe.noindex = not indexable
 
     def conclude(self, case: Case) -> tuple[list[str], list[str]]:
@@ -259,6 +264,7 @@ class Deferral:
         refused: list[str] = []
         for probe in case.probes:
             self.probing.pop(probe.url, None)
+        _discount_shared(case.probes)
         for shape in dict.fromkeys(p.shape for p in case.probes):
             good = any(p.informative for p in case.probes if p.shape == shape)
             case.verdict(shape).state = RELEASED if good else REFUSED
@@ -291,6 +297,23 @@ class Deferral:
         if len(case.history) < MAX_HISTORY:
             case.history.append(record)
         return record
+
+
+def _discount_shared(probes: list[Probe]) -> None:
+    """A block new on two probes of one shape is the shape's template, not what its pages
+    bring: every old revision of a file says "last change on this file since # was #",
+    which the page at the newest one never said — nor did any page the crawl let through,
+    when every such page waited. A product's code and price are on its page alone."""
+    by_shape: dict[str, list[Probe]] = {}
+    for probe in probes:
+        by_shape.setdefault(probe.shape, []).append(probe)
+    for members in by_shape.values():
+        seen: dict[int, int] = {}
+        for probe in members:
+            for block in probe.fresh:
+                seen[block] = seen.get(block, 0) + 1
+        for probe in members:
+            probe.new = sum(1 for block in probe.fresh if seen[block] == 1)
 
 
 def spread(items: list[str], n: int) -> list[str]:

@@ -220,14 +220,18 @@ class _Reading:
     fresh: bool      # new content for its shape (indexable pages only)
     entity: str      # its entity (keys.view_of)
     view: tuple[str, str, dict[str, Any] | None] | None  # the view counter it counts in
-    blocks: int = 0  # content blocks, and of them unseen on its path with the URL's own
-    new: int = 0     # numbers masked (what a probe of a suspect cluster is judged by)
-    entity_new: int | None = None  # a view: blocks its entity never showed, numbers masked
+    blocks: int = 0  # content blocks, and of them unseen on its path and on the site with
+    new: frozenset[int] = frozenset()  # the URL's own numbers masked (a probe is judged by)
+    entity_new: frozenset[int] | None = None  # a view: what its entity and the site never
+    # showed, every token with a digit masked
 
 
 _NO_READING = _Reading(False, False, False, "", None)
 """A page read without its content (meta only): nothing to say, built once."""
 _CONTENT_REPEAT = SIGNAL_NAMES.index("contentRepeat")
+PATHS_ANYWHERE, VIEWS_ANYWHERE = "", "#"
+"""The site-wide memory's two keys: blocks with the URL's own numbers masked, and with
+every number masked (what a view's probe is compared in)."""
 _LEGIT_INDEXES = tuple(SIGNAL_NAMES.index(name) for name in LEGIT_SIGNALS)
 
 
@@ -300,9 +304,9 @@ class SoftCap:
         # path shape → its pages' blocks with only the URL's own numbers masked: what a
         # probe of a suspect cluster is compared with (nitpicker_crawl/deferral.py)
         self.by_path = BlockMemory(keys=small, nbits=16384, per_generation=1500)
-        # … and every path's, for a probe on a path the crawl has not seen (a view of an
-        # entity whose own page it never met): new only if new anywhere
-        self.anywhere = BlockMemory(keys=1, nbits=1 << 21, per_generation=150_000)
+        # … and the whole site's (those blocks, and a view's with every number masked): a
+        # probe's block is new only if no page of the crawl showed it
+        self.anywhere = BlockMemory(keys=2, nbits=1 << 21, per_generation=150_000)
         self.deferral = Deferral(shape_key)
         self._metas: OrderedDict[int, None] = OrderedDict()   # see _meta_seen
         self.chrome = ChromeFilter(max_blocks=map_cap)
@@ -430,11 +434,13 @@ class SoftCap:
     def remember(self, url: str, content: Content) -> None:
         """What a page of an earlier run showed on its path (probes compare with it)."""
         self._remember_path(split_shape(shape_key(url))[0],
-                            {c for _, c in content.coordinates})
+                            {c for _, c in content.coordinates},
+                            {m for _, m in content.masks})
 
-    def _remember_path(self, path: str, coordinates: set[int]) -> None:
+    def _remember_path(self, path: str, coordinates: set[int], views: set[int]) -> None:
         self.by_path.add(path, coordinates)
-        self.anywhere.add("", coordinates)
+        self.anywhere.add(PATHS_ANYWHERE, coordinates)
+        self.anywhere.add(VIEWS_ANYWHERE, views)
 
     def refused(self, event_id: int) -> None:
         self.rejected[event_id] = self.rejected.get(event_id, 0) + 1
@@ -596,8 +602,25 @@ class SoftCap:
             m_unseen >= CONTENT_MIN_BLOCKS and m_unseen * FRESH_SHARE >= n))
         counted: tuple[str, str, dict[str, Any] | None] | None = None
         e_unseen: int | None = None
+        # what a probe of a suspect cluster is judged by (nitpicker_crawl/deferral.py): its
+        # blocks unseen on its path (a view's: by its entity, every number masked) *and*
+        # nowhere on the site — an old revision's lines shown again by a diff, a commit
+        # message a changeset page already printed, are nothing the crawl would learn
+        judged = {h: c for h, c in content.coordinates if h in blocks}
+        coordinates = set(judged.values())
+        views = {m for h, m in content.masks if h in judged}
+        # an entity's views are compared with every token holding a digit masked: the
+        # revision's ids, dates and sizes are the view's coordinates
+        shown = {m for _, m in content.masks} if n else set()
+        entity_new: frozenset[int] | None = None
         if view.prefix is not None:
-            e_unseen = self.by_entity.unseen(view.entity, masked)
+            # what its entity never showed, less what another page of the site did (a file
+            # at an old revision shows lines its changesets' diffs showed)
+            views_new = self._new_anywhere(VIEWS_ANYWHERE, views)
+            unseen_by_entity = self.by_entity.unseen_of(view.entity, shown)
+            if unseen_by_entity is not None:
+                e_unseen = len(unseen_by_entity - (views - views_new))
+                entity_new = frozenset(unseen_by_entity & views_new)
             entity_fresh = known and e_unseen is not None and \
                 e_unseen >= CONTENT_MIN_BLOCKS and e_unseen * FRESH_SHARE >= n
             if e_unseen is not None and not entity_fresh:
@@ -616,15 +639,18 @@ class SoftCap:
             self._remember_order(url, content)
         self.by_shape.add(shape, blocks)
         self.by_shape.add(m_key, masked)
-        self.by_entity.add(view.entity, masked)
+        self.by_entity.add(view.entity, shown)
         path = split_shape(shape)[0]
-        coordinates = {c for h, c in content.coordinates if h in blocks}
-        c_unseen = self.by_path.unseen(path, coordinates)
-        if c_unseen is None:
-            c_unseen = self.anywhere.unseen("", coordinates)
-        self._remember_path(path, coordinates)
-        return _Reading(known, repeat, fresh, view.entity, counted, len(coordinates),
-                        len(coordinates) if c_unseen is None else c_unseen, e_unseen)
+        on_path = self.by_path.unseen_of(path, coordinates)
+        anywhere = self._new_anywhere(PATHS_ANYWHERE, coordinates)
+        new = frozenset(anywhere if on_path is None else on_path & anywhere)
+        self._remember_path(path, coordinates, views)
+        return _Reading(known, repeat, fresh, view.entity, counted, len(coordinates), new,
+                        entity_new)
+
+    def _new_anywhere(self, key: str, blocks: set[int]) -> set[int]:
+        found = self.anywhere.unseen_of(key, blocks)
+        return blocks if found is None else found
 
     def _remember_order(self, url: str, content: Content) -> None:
         self._sibling_put(f"{canonical_form(url)}", "", content)

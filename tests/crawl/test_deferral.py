@@ -231,6 +231,11 @@ def _shape(url: str) -> str:
     return url.split("?")[0]
 
 
+def _new(url: str, n: int) -> frozenset[int]:
+    """``n`` blocks new on the page at ``url``, seen on no other page."""
+    return frozenset(hash((url, i)) for i in range(n))
+
+
 def test_each_shape_gets_its_own_verdict() -> None:
     d = Deferral(_shape)
     case = d.open(1, threshold=3)
@@ -238,7 +243,8 @@ def test_each_shape_gets_its_own_verdict() -> None:
     picks, spent = d.start(case, ["shop?1", "cal?1", "shop?2", "cal?2", "shop?3"])
     assert sorted(picks) == ["cal?1", "cal?2", "shop?1", "shop?2", "shop?3"] and spent == []
     for url in picks:
-        d.read(url, blocks=4, new=2 if url.startswith("shop") else 0, indexable=True)
+        d.read(url, blocks=4, new=_new(url, 2 if url.startswith("shop") else 0),
+               indexable=True)
     assert d.conclude(case) == (["shop"], ["cal"])
     d.release(case, {"shop": 3})
     assert case.evidence()["verdict"] == "partly released"
@@ -256,7 +262,7 @@ def test_a_shape_released_too_often_is_refused_without_probes() -> None:
     for _ in range(MAX_ROUNDS):
         picks, _ = d.start(case, ["a?1", "a?2"])
         for url in picks:
-            d.read(url, blocks=2, new=2, indexable=True)
+            d.read(url, blocks=2, new=_new(url, 2), indexable=True)
         assert d.conclude(case) == (["a"], [])
         d.release(case, {"a": 2})
         case.shapes["a"].state = "suspect"
@@ -282,7 +288,7 @@ def test_a_case_that_held_nothing_is_unused_once_the_site_is_done() -> None:
     d = Deferral(_shape)
     case = d.open(2, 1)
     assert d.start(case, ["a?1"]) == (["a?1"], [])
-    d.read("a?1", blocks=2, new=2, indexable=True)
+    d.read("a?1", blocks=2, new=_new("a?1", 2), indexable=True)
     d.conclude(case)
     d.release(case, {"a": 0})
     assert d.passes("a?2", 2) and not d.passes("a?3", 2)   # budget 1: spent, suspect
@@ -330,10 +336,51 @@ def test_a_view_is_weighed_against_its_entity_with_its_numbers_masked() -> None:
     case = d.open(1, 5, whole=True, view=True)
     picks, _ = d.start(case, ["browser/a.py?rev=7", "browser/b.py?rev=3", "log/c?rev=2"])
     # a file at an old revision: lines its file at HEAD showed, other revision numbers
-    d.read(picks[0], blocks=8, new=6, entity_new=0, indexable=True)
-    d.read(picks[1], blocks=8, new=5, entity_new=1, indexable=True)
-    assert not any(p.informative for p in case.probes[:2])
+    d.read(picks[0], blocks=8, new=_new(picks[0], 6), entity_new=frozenset(), indexable=True)
+    d.read(picks[1], blocks=8, new=_new(picks[1], 5), entity_new=_new(picks[1], 1),
+           indexable=True)
     # the view of an entity the crawl never met is weighed as any page is
-    d.read(picks[2], blocks=4, new=3, entity_new=None, indexable=True)
-    assert case.probes[2].informative
+    d.read(picks[2], blocks=4, new=_new(picks[2], 3), entity_new=None, indexable=True)
+    assert [p.new for p in case.probes] == [0, 1, 3]
+    assert [p.informative for p in case.probes] == [False, False, True]
     assert d.conclude(case) == (["*"], [])
+
+
+def test_a_block_new_on_two_probes_of_a_shape_is_their_template_not_their_content() -> None:
+    d = Deferral(_shape)
+    case = d.open(1, 5)
+    since = hash("last change on this file since # was #")
+    picks, _ = d.start(case, ["f?rev=1", "f?rev=2", "f?rev=3", "shop?1", "shop?2", "shop?3"])
+    # every old revision prints the same line its newest never did, and nothing else new
+    for url in picks[:3]:
+        d.read(url, blocks=4, new=frozenset({since}), indexable=True)
+    # products: each page's code and price are its own; "Related products" on all of them
+    for url in picks[3:]:
+        d.read(url, blocks=4, new=_new(url, 2) | {hash("Related products")}, indexable=True)
+    probes = list(case.probes)
+    assert d.conclude(case) == (["shop"], ["f"])
+    assert [p.new for p in probes] == [0, 0, 0, 2, 2, 2]
+    # a probe alone in its shape has nothing to share a line with: its blocks are its own
+    d2 = Deferral(_shape)
+    case2 = d2.open(1, 5)
+    picks, _ = d2.start(case2, ["f?rev=1"])
+    d2.read(picks[0], blocks=4, new=frozenset({since}), indexable=True)
+    assert d2.conclude(case2) == (["f"], [])
+
+
+def _view(text: str) -> set[int]:
+    content = main_content(parse_html(f"<html><body><main><p>{text}</p></main></body></html>"),
+                           "https://e.com/browser/src/core.py?rev=11a090b9e69e001a")
+    assert content is not None
+    return {m for _, m in content.masks}
+
+
+def test_a_views_blocks_are_compared_by_their_words_with_every_id_and_number_masked() -> None:
+    # a file at a revision names itself and its revisions: what its newest showed
+    assert _view("src/core.py@") == _view("src/core.py")
+    assert _view("on this file since 11a090b was 3d10b90, 3 years ago") == \
+        _view("on this file since 0fdd7c8 was 2602578, 4 years ago")
+    assert _view("File size: 632 bytes") == _view("File size: 978 bytes")
+    # words are what a view would add: another colour, another message
+    assert _view("Colour: red") != _view("Colour: blue")
+    assert _view("Rework Unicode handling, refs #35") != _view("Fix empty input, refs #53")

@@ -269,3 +269,28 @@ def test_a_hub_found_late_is_crawled_although_its_cluster_was_capped() -> None:
     assert cap.admit("http://h/timeline?from=500") == fired
     assert cap.admit("https://www.h/timeline/") is None
     assert cap.admit("http://h/timeline") is None
+
+
+# ---------------------------------------------------------------- what a probe brings
+
+
+def _probe(cap: SoftCap, url: str, lines: list[str]) -> int:
+    """Fetch ``url`` as a probe of a suspect cluster: the blocks it brings that count."""
+    from nitpicker_crawl.deferral import Probe
+
+    probe = cap.deferral.probing[url] = Probe(url, "shape")
+    feed(cap, url, "Source", lines)
+    return probe.new
+
+
+def test_a_probe_brings_only_what_no_page_of_the_site_showed() -> None:
+    cap = SoftCap(cap=100)
+    message = "Rework Unicode handling of the memory resolver, refs #35"
+    code = ["def step_0():", "return the scanner column", "def step_1():", "load the proxy"]
+    feed(cap, "https://e.com/changeset/8f3a21", "Changeset", [message, *items(1)])
+    feed(cap, "https://e.com/files/core.py", "Source", ["Last change: 39d1ec2", *code])
+    # an old revision: its commit message, which the changeset page printed, is not new
+    assert _probe(cap, "https://e.com/files/core.py?rev=11a090b", [message, *code]) == 0
+    # a line no page printed is
+    assert _probe(cap, "https://e.com/files/core.py?rev=3d10b90",
+                  ["Harden error messages of the observer sandbox", *code]) == 1
