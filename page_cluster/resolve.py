@@ -29,6 +29,9 @@ The pipeline (docs/page-cluster.md has the picture):
 6. **Stage B**: clusters of different blocks whose quorum cores (tokens on 80 % of their
    pages) are near-identical merge, to a fixed point, behind a cohesion guard — the same
    template served under two paths (``/docs/…`` and ``/en/docs/…``) is one template.
+   So do clusters that both hold one structure on a fifth of their pages or more
+   (:func:`_built_alike`): pages built identically are one template, whichever block's
+   cut kept them apart.
 
 Every key is ``["<block>","cluster:<n>"]``, numbered in order of first appearance, so
 the same input gives byte-identical output.
@@ -122,9 +125,11 @@ FIXED_VARIANTS = 4
 included (a notice or not, a share bar or not: 2 to 4)."""
 
 SWITCH_OWN_PARTS = 0.5
-"""Share of a page's children, on average, that must be parts most pages of the block lack
-for an element to switch between templates there (a wiki's ``index.php``: 0.76; an
-article body's paragraphs and lists: 0 to 0.47 on Sphinx, 0 on our generators)."""
+"""Share of a page's children, on average, that must be parts most of the block's other
+pages lack (:func:`_own_parts`) for an element to switch between templates there (a
+wiki's ``index.php``: 0.54 to 0.89; its ``api.php``, help pages and results: 0.72, where
+counting against all pages said 0.25; an element holding text: 0.07 to 0.38 on the wiki,
+0 to 0.08 on our generators)."""
 
 MAX_TRACKED_VARIANTS = 200
 """Child variants counted per element before it is plainly a content container (bounds
@@ -451,9 +456,9 @@ def _switches(variants: Counter[frozenset[int]], kinds: Counter[int], pages: int
     Its child sets must repeat (fewer than :data:`CONTENT_SPREAD` of its pages have a
     set of their own), and either be a few (:data:`FIXED_VARIANTS` at most: the block's
     pages all build it alike, with an option or two — an article's content area whose
-    text is one level down) or be made of parts most of the block's pages lack (on a
-    page, on average, more than :data:`SWITCH_OWN_PARTS` of its children are on fewer
-    than half the pages: each page kind brings its own form or list). An article body's
+    text is one level down) or be made of parts the block's other pages lack (on a page,
+    on average, more than :data:`SWITCH_OWN_PARTS` of its children are
+    :func:`_own_parts`: each page kind brings its own form or list). An article body's
     children are drawn from what most articles use (paragraphs, lists, figures), however
     few variants a small block shows."""
     if len(variants) >= CONTENT_SPREAD * pages:
@@ -461,9 +466,24 @@ def _switches(variants: Counter[frozenset[int]], kinds: Counter[int], pages: int
     if len(variants) <= FIXED_VARIANTS:
         return True
     seen = sum(variants.values())
-    own = sum(n * sum(1 for k in kids if kinds[k] * 2 < pages) / len(kids)
-              for kids, n in variants.items())
+    own = sum(n * _own_parts(kids, n, kinds, pages) for kids, n in variants.items())
     return own > SWITCH_OWN_PARTS * seen
+
+
+def _own_parts(kids: frozenset[int], n: int, kinds: Counter[int], pages: int) -> float:
+    """Share of a child set's children that fewer than half of the *other* pages have
+    (the pages whose child set is another: ``kinds`` counts the ``n`` pages of this set
+    too, which all have them).
+
+    Counted against the other pages, not all of them: a block of two templates whose
+    bigger one varies (an API's help pages, two thirds of the block: their parts are on
+    most of its pages) beside one built the same every time (the API's results, a
+    header and a ``<pre>``) is a switch, and the bigger template's parts are its own as
+    much as the smaller's are. Counted against all pages, the bigger template's parts
+    were shared, the element was a text, and everything in it left out made the two one
+    template. A text's parts (paragraphs, lists) are on most of the other pages too."""
+    others = pages - n
+    return sum(1 for k in kids if (kinds[k] - n) * 2 < others) / len(kids)
 
 
 def _free_options(corpus: _Corpus, block_of: list[str], chrome: set[int],
@@ -652,6 +672,47 @@ def _stage_a(tree: _Tree, sets: list[frozenset[int]], cut: float, width: int
     return labels
 
 
+SHARED_STRUCTURE_SHARE = round(1 - QUORUM, 2)
+"""Share of a cluster's pages that one structure (or several) must hold for it to be
+part of what the cluster is: a structure on ``1 - QUORUM`` of the pages or more can keep
+any token it lacks out of the core. Two clusters that both hold such a structure,
+identical page for page, are one template (:func:`_built_alike`); a page of that
+structure in a few-page corner of a loosely cut block is no such evidence."""
+
+
+def _built_alike(roots: Sequence[int], pooled: Mapping[int, Counter[int]]
+                 ) -> set[tuple[int, int]]:
+    """Pairs of clusters (positions in ``roots``) that hold the same structure on
+    :data:`SHARED_STRUCTURE_SHARE` of the pages of each.
+
+    A structure is the same page wherever it is served, so its pages are one template.
+    Two clusters hold it only when it is served under two paths (its block differs) and
+    the two blocks cut it with different neighbours: a block with many page kinds sits
+    its pages best at a low cut and splits a template whose list shows one kind of row
+    or two (``/index.php?title=…``), while the same template's block of its own
+    (``/wiki/Special:…``) keeps both. Their cores differ by the row (the two blocks mix
+    the variants in other proportions), so Stage B's core test does not see it; the
+    shared structure does. It also ties clusters of one block, which the core test never
+    does: the evidence comes from the other block's verdict, not from this one's cut."""
+    holders: dict[int, list[int]] = defaultdict(list)
+    for pos, root in enumerate(roots):
+        for sid in pooled[root]:
+            holders[sid].append(pos)
+    shared: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for sid, positions in holders.items():
+        for n, i in enumerate(positions):
+            for j in positions[n + 1:]:
+                shared[(i, j)].add(sid)
+    return {(i, j) for (i, j), sids in shared.items()
+            if _holds(pooled[roots[i]], sids) and _holds(pooled[roots[j]], sids)}
+
+
+def _holds(members: Counter[int], sids: set[int]) -> bool:
+    """Do the structures ``sids`` hold :data:`SHARED_STRUCTURE_SHARE` of a cluster's
+    pages?"""
+    return sum(members[s] for s in sids) >= SHARED_STRUCTURE_SHARE * sum(members.values())
+
+
 def _core(sets: Sequence[frozenset[int]], weights: Sequence[int]) -> frozenset[int]:
     total = sum(weights)
     counts: Counter[int] = Counter()
@@ -780,11 +841,12 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
         matrix = incidence([cores[r] for r in roots], width)
         sim = jaccard_matrix(matrix)
         merged = False
-        pairs = sorted(((float(sim[i, j]), i, j) for i in range(len(roots))
-                        for j in range(i + 1, len(roots))
-                        if sim[i, j] >= STAGE_B_SIMILARITY
-                        and profile_of[roots[i]] == profile_of[roots[j]]
-                        and not blocks_of[roots[i]] & blocks_of[roots[j]]),
+        alike = {(i, j) for i in range(len(roots)) for j in range(i + 1, len(roots))
+                 if sim[i, j] >= STAGE_B_SIMILARITY
+                 and profile_of[roots[i]] == profile_of[roots[j]]
+                 and not blocks_of[roots[i]] & blocks_of[roots[j]]}
+        alike |= _built_alike(roots, pooled)
+        pairs = sorted(((float(sim[i, j]), i, j) for i, j in alike),
                        key=lambda p: (-p[0], p[1], p[2]))
         for _s, i, j in pairs:
             a, b = find(roots[i]), find(roots[j])

@@ -499,3 +499,154 @@ def test_a_short_text_in_a_small_block_is_content_as_in_a_big_one() -> None:
     labels = [t for _p, t in pairs]
     keys = resolve_page_cluster_keys(p for p, _t in pairs)
     assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def api_help_page(rng: random.Random) -> str:
+    """An API module's help in the wiki's content area: a summary, its parameters (each
+    with a type, a default, a list of values or none), and parts a module may lack (flags,
+    links, steps) — most pages a structure of their own, one template."""
+    def param() -> str:
+        return ('<dt>p</dt><dd class="info"><p>d</p>'
+                + "".join(p for p in ('<p class="type">t</p>', '<p class="default">x</p>',
+                                      '<ul class="values"><li>v</li></ul>')
+                          if rng.random() < 0.5) + "</dd>")
+    parts = "".join(p for p in ('<div class="block flags"><ul><li>f</li></ul></div>',
+                                '<div class="block urls"><ul><li><a>u</a></li></ul></div>',
+                                '<ol class="steps"><li>s</li></ol>') if rng.random() < 0.8)
+    return ('<h1 class="heading">API help</h1><div id="content-text"><h2 class="module">m'
+            f'</h2><p class="summary">s</p><div class="block params"><dl>{param()}{param()}'
+            f'</dl></div>{parts}<div class="footer">f</div></div>')
+
+
+API_RESULT = ('<h1 class="heading">API result</h1><div id="content-text"><div class="pretty">'
+              '<p>h <a>l</a></p></div><pre class="output">r</pre><div class="footer">f</div>'
+              "</div>")
+"""An API's answer shown as HTML: a header and the output in a ``<pre>``, every time."""
+
+
+def test_a_content_area_one_template_varies_and_another_builds_alike_is_a_switch() -> None:
+    """The wiki's content area holds an article's text under ``/wiki/``; under
+    ``api.php`` it holds a module's help (two thirds of the pages, each documenting its
+    own parameters) or an API result (a header and a ``<pre>``, the same every time).
+    The help's parts are on most of the block's pages, so counted against all of them
+    they looked shared, the area a text, everything in it left out, and help and results
+    one template; counted against the pages built otherwise, each kind's parts are its
+    own. Both directions: help and results apart, the help pages one template, the
+    articles one."""
+    rng = random.Random(27)
+    pages, labels = [], []
+    for i in range(400):
+        pages.append(record(i, page(wiki_body(rng)), ["wiki", f"Topic_{i}"]))
+        labels.append("article")
+    for i in range(400, 580):
+        kind = "help" if i % 3 else "result"
+        pages.append(record(i, page(api_help_page(rng) if i % 3 else API_RESULT),
+                            ["api.php"]))
+        labels.append(kind)
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def test_a_text_whose_commonest_form_is_one_paragraph_stays_content() -> None:
+    """The other direction: notes whose text is a single paragraph on half the pages, and
+    a paragraph with a list, a table or a figure or two on the rest (about thirty child
+    sets, repeated). Counted against the pages built otherwise, the lone paragraph is on
+    all of them and the extras are a page's own only beside it: a text, left out, and
+    the notes one template (compared, its child sets would make some thirty)."""
+    rng = random.Random(28)
+    pages = []
+    for i in range(240):
+        extra = "" if i % 2 else "".join(rng.sample(BLOCKS[2:], rng.randint(1, 2)))
+        pages.append(record(i, page('<h1 class="title">N</h1><div id="content-text"><p>t</p>'
+                                    f"{extra}</div>"), ["notes", f"n{i}"]))
+    for i in range(240, 400):
+        pages.append(record(i, page(wiki_body(rng)), ["wiki", f"Topic_{i}"]))
+    keys = resolve_page_cluster_keys(pages)
+    assert len(set(keys[:240])) == 1
+    assert len(set(keys[240:])) == 1
+    assert keys[0] != keys[240]
+
+
+SPECIAL_PARTS = ['<ul class="list"><li class="row"><a>r</a></li></ul>',
+                 '<table class="grid"><tr><th>h</th><td>d</td></tr></table>',
+                 '<fieldset class="legend"><legend>l</legend><p>p</p></fieldset>',
+                 '<ol class="pager"><li><a>1</a></li></ol>', '<dl class="facts"><dt>t</dt></dl>',
+                 '<div class="summary"><p>s</p><em>e</em></div>',
+                 '<section class="help"><h2>h</h2><p>p</p></section>',
+                 '<div class="tools"><button>b</button><select></select></div>']
+"""Parts of a wiki's special pages: each page kind shows three of them."""
+
+
+def special_kinds(rng: random.Random, wrapper: str) -> dict[str, str]:
+    """Thirty page kinds sharing a form skeleton (in ``wrapper``) and each with three
+    parts of its own, 0.15 to 0.4 apart: a block that judges its own cut."""
+    combos = rng.sample(list(itertools.combinations(range(len(SPECIAL_PARTS)), 3)), 30)
+    return {f"kind{k}": f'<{wrapper} class="special">{FORM_SKELETON}</{wrapper}>'
+            + "".join(SPECIAL_PARTS[j] for j in combo) for k, combo in enumerate(combos)}
+
+
+def changes(single_rows: bool) -> str:
+    """A list of recent changes: grouped rows always, single-edit rows on some pages (the
+    days the list shows hold one edit of a page, or none)."""
+    grouped = ('<table class="group"><tr class="top"><td class="arrow"><span>a</span></td>'
+               '<td class="inner"><a class="title">t</a><span class="links"><a>h</a></span>'
+               '</td></tr><tr class="nested"><td class="nest"><a class="diff">d</a><span '
+               'class="comment">c</span></td></tr></table>')
+    single = ('<table class="line"><tr><td class="prefix"><abbr>n</abbr></td><td class="inner">'
+              '<span class="article"><a>t</a></span><span class="user"><a>u</a></span><span '
+              'class="comment">c</span></td></tr></table>')
+    return (f'<form class="special">{FORM_SKELETON}</form><div class="legend"><p>l</p></div>'
+            f'<div class="changes"><h4>day</h4><div>{grouped}{single if single_rows else ""}'
+            "</div></div>")
+
+
+def test_a_template_a_busy_blocks_cut_splits_is_whole_where_another_block_keeps_it() -> None:
+    """A list of changes served under ``index.php`` (beside thirty other page kinds, each
+    built the same on every page: the block sits its pages best at a low cut) and under
+    ``/wiki/Special:Changes`` (a block of its own, the site's cut). Its pages with
+    single-edit rows and those without are 0.2 apart: ``index.php`` splits them, the
+    other block keeps them together, and the two blocks mix them in other proportions,
+    so no two clusters' cores are alike. The same structures, page for page, in both
+    blocks say one template: one cluster."""
+    rng = random.Random(25)
+    kinds = special_kinds(rng, "form")
+    pages, labels = [], []
+    for i in range(600):
+        pages.append(record(i, page(kinds[f"kind{i % 30}"]), ["index.php"]))
+        labels.append(f"kind{i % 30}")
+    for i in range(600, 700):
+        pages.append(record(i, page(changes(i % 5 < 2)), ["index.php"]))
+        labels.append("changes")
+    for i in range(700, 800):
+        pages.append(record(i, page(changes(i % 5 < 3)),
+                            ["wiki", "Special:Changes", f"t{i}"]))
+        labels.append("changes")
+    for i in range(800, 900):   # far from the special pages: another section's pages
+        pages.append(record(i, page(listing(rng)), ["search"]))
+        labels.append("search")
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def test_a_page_built_as_a_template_does_not_tie_a_mixed_cluster_to_it() -> None:
+    """The other direction: thirty page kinds under ``index.php``, twenty pages each, and
+    one page of each under a name of its own (``/wiki/Special:…``: one block of thirty
+    single pages, which a loose cut keeps in one cluster). Each kind shares a structure
+    with that cluster, but on one of its thirty pages: no evidence that the cluster is
+    the kind's template, and the kinds stay thirty (tied through it, all would be one)."""
+    rng = random.Random(26)
+    kinds = special_kinds(rng, "div")
+    pages, labels = [], []
+    for i in range(600):
+        pages.append(record(i, page(kinds[f"kind{i % 30}"]), ["index.php"]))
+        labels.append(f"kind{i % 30}")
+    for k in range(30):
+        name = "".join(chr(97 + int(d)) for d in f"{k:02d}")   # a name, no digits
+        pages.append(record(600 + k, page(kinds[f"kind{k}"]), ["wiki", f"Special:{name}"]))
+        labels.append(f"kind{k}")
+    for i in range(630, 730):
+        pages.append(record(i, page(listing(rng)), ["search"]))
+        labels.append("search")
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels[:600], keys[:600]) == 1.0
+    assert set(keys[:600]).isdisjoint(keys[630:])
