@@ -28,7 +28,7 @@ import redmine
 
 pytestmark = pytest.mark.slow
 
-SAFETY = 8000
+SAFETY = 6000
 
 
 def _crawl(tmp: Path, base: str, cap: int, *extra: str) -> tuple[subprocess.CompletedProcess[str],

@@ -369,6 +369,12 @@ SWITCHED = {
 each built the same on every page of its kind."""
 
 
+def wiki_articles(rng: random.Random, n: int = 400) -> tuple[list[dict[str, object]], list[str]]:
+    """``n`` articles under ``/wiki/``, each a text of its own, labelled "article"."""
+    pages = [record(i, page(wiki_body(rng)), ["wiki", f"Topic_{i}"]) for i in range(n)]
+    return pages, ["article"] * n
+
+
 def test_an_article_body_in_one_block_is_a_template_switch_in_another() -> None:
     """The content area that holds an article's text under ``/wiki/`` (every article a
     set of children of its own: content, left out) holds under ``index.php`` the edit
@@ -376,10 +382,7 @@ def test_an_article_body_in_one_block_is_a_template_switch_in_another() -> None:
     on sixty pages: there its children tell the templates apart. Both directions: the
     articles stay one template, the six kinds stay six."""
     rng = random.Random(21)
-    pages, labels = [], []
-    for i in range(400):
-        pages.append(record(i, page(wiki_body(rng)), ["wiki", f"Topic_{i}"]))
-        labels.append("article")
+    pages, labels = wiki_articles(rng)
     for i in range(400, 760):
         kind = sorted(SWITCHED)[i % 6]
         hint = rng.choice(["", '<p class="hint">h</p>'])   # an option of every kind
@@ -534,10 +537,7 @@ def test_a_content_area_one_template_varies_and_another_builds_alike_is_a_switch
     own. Both directions: help and results apart, the help pages one template, the
     articles one."""
     rng = random.Random(27)
-    pages, labels = [], []
-    for i in range(400):
-        pages.append(record(i, page(wiki_body(rng)), ["wiki", f"Topic_{i}"]))
-        labels.append("article")
+    pages, labels = wiki_articles(rng)
     for i in range(400, 580):
         kind = "help" if i % 3 else "result"
         pages.append(record(i, page(api_help_page(rng) if i % 3 else API_RESULT),
