@@ -63,8 +63,9 @@ file; an option given with --resume overrides the stored one (and says so): e.g.
 failed (status -1) are tried again.
 
 exit status: 0 the site was crawled; 1 fatal error, or URLs of the site could not be
-fetched (no archive is written when not one page could be); 2 only external links
-failed (--strict makes that 1); 3 stopped by --max-pages (the archive holds what was
+fetched (no archive is written when not one page could be), or the start URL answered
+an error (400 or more) and nothing else was crawled (the archive is written); 2 only
+external links failed (--strict makes that 1); 3 stopped by --max-pages (the archive holds what was
 crawled; --resume with a larger --max-pages continues); 4 stopped by a network outage
 longer than --max-outage (archive written; --resume continues); 130 interrupted (archive
 written; the message says how to continue); 143 stopped by SIGTERM, 129 by SIGHUP
@@ -642,6 +643,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     stored = _templates(writer, options, silent=bool(args.silent)) \
         if outcome.stop_reason != "interrupted" else None
     totals = crawl_totals(writer.conn)  # in summary's words: the two always agree
+    failed_start = _failed_start(writer.conn, options.roots) if totals["htmlPages"] == 0 \
+        else None
     output = writer.close()
     elapsed = time.monotonic() - started
     again = _resume_command(output)
@@ -694,7 +697,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif outcome.external_errors:
         print(f"{PROG}: {outcome.external_errors} external link(s) could not be fetched",
               file=sys.stderr)
-    return outcome.exit_code(options.strict)
+    code = outcome.exit_code(options.strict)
+    if failed_start is not None:
+        print(f"{PROG}: the start URL answered {escape(failed_start)} and nothing else of the "
+              "site was crawled: check the address (the archive holds that answer)",
+              file=sys.stderr)
+        code = 1 if code in (0, 2) else code
+    return code
+
+
+MAX_START_HOPS = 20
+"""Redirects followed from a start URL to the answer it ends at (a loop stops there)."""
+
+
+def _failed_start(conn: sqlite3.Connection, roots: Sequence[str]) -> str | None:
+    """``404 Not Found (https://…/)`` when every start URL ended at an error (status 400
+    or more, after its redirects), else None: a mistyped address is not a crawled site."""
+    said: list[str] = []
+    for root in roots:
+        row = conn.execute("SELECT status, statusText, redirectDestId FROM pages "
+                           "WHERE url = ?", (root,)).fetchone()
+        for _ in range(MAX_START_HOPS):
+            if row is None or row[2] is None:
+                break
+            row = conn.execute("SELECT status, statusText, redirectDestId FROM pages "
+                               "WHERE id = ?", (row[2],)).fetchone()
+        if row is None or row[0] is None or row[0] < 400:
+            return None
+        said.append(f"{row[0]} {row[1] or ''}".strip() + f" ({fit(root, 200)})")
+    return ", ".join(said) if said else None
 
 
 if __name__ == "__main__":  # pragma: no cover

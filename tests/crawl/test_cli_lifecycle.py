@@ -89,12 +89,30 @@ def test_unreachable_start_url_exits_1_and_writes_no_archive(tmp_path: Path) -> 
     assert list(tmp_path.iterdir()) == []  # nothing to audit: no file, no work directory
 
 
-def test_a_site_that_answers_is_written_even_when_pages_fail(tmp_path: Path,
-                                                             zoo: TrapZoo) -> None:
+def test_a_start_url_answering_an_error_exits_1_naming_it_and_keeps_the_archive(
+        tmp_path: Path, zoo: TrapZoo) -> None:
     r = run_crawl(tmp_path, zoo.url + "error", "-o", "e.nitpicker", "--no-render",
                   "--silent", "--exclude-pattern", r"//[^/]+/(?!error)", timeout=60)
-    assert r.returncode == 0, r.stderr  # a 500 is an answer, not a failure to fetch
+    assert r.returncode == 1, r.stderr
+    last = r.stderr.strip().splitlines()[-1]
+    assert last == (f"nitpicker-crawl: the start URL answered 500 Internal Server Error "
+                    f"({zoo.url}error) and nothing else of the site was crawled: check the "
+                    "address (the archive holds that answer)"), r.stderr
+    # a 500 is an answer, not a failure to fetch: the archive says what the server said
     assert q.get_summary(tmp_path / "e.nitpicker")["statusDistribution"][0]["status"] == 500
+    # a mistyped address, the same
+    r = run_crawl(tmp_path, zoo.url + "no-such-page/", "-o", "m.nitpicker", "--no-render",
+                  "--silent", timeout=60)
+    assert r.returncode == 1 and "the start URL answered 404 Not Found" in r.stderr, r.stderr
+
+
+def test_a_start_url_that_redirects_to_a_page_is_a_crawl_not_an_error(
+        tmp_path: Path, zoo: TrapZoo) -> None:
+    # the other way: a start that answers 301, then 302, then a page is a crawl
+    r = run_crawl(tmp_path, zoo.url + "redirect/start", "-o", "ok.nitpicker", "--no-render",
+                  "--silent", "--no-fetch-external", timeout=60)
+    assert r.returncode == 0 and "the start URL answered" not in r.stderr, r.stderr
+    assert (tmp_path / "ok.nitpicker").is_file()
 
 
 def test_only_external_errors_exit_2_and_strict_makes_it_1(tmp_path: Path) -> None:
