@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import textwrap
 from typing import Any, TextIO
 
 import tabulate as tabulate_module
@@ -114,7 +115,9 @@ def table(result: Any, columns: tuple[str, ...] = (), *, width: int = 100,
         items = result["items"]
         extra = {k: v for k, v in result.items()
                  if k not in ("items", "total", "limit", "offset", "nextOffset")}
-        lines = [fit(f"{k}: {_cell(v, k)}", width) for k, v in extra.items()]
+        lines = [line for k, v in extra.items() for line in (
+            textwrap.wrap(f"{k}: {v}", width, subsequent_indent="  ") if k == "note"
+            else [fit(f"{k}: {_cell(v, k)}", width)])]   # a note is read whole
         if items and isinstance(items[0], dict):
             headers = [c for c in columns if c in items[0]] or list(items[0])
             headers = headers[:1] + [h for h in headers[1:]

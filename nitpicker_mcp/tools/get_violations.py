@@ -12,6 +12,8 @@ TOOL = query_tool(
     finding: url, validator, severity (error, warning, info), rule, message, code and,
     when recorded, line and col. Filter by validator, severity, rule, url (one page) or
     urlPattern (SQL LIKE); sortBy url, validator, severity, rule, message or code, with
-    sortOrder asc or desc. An archive never analysed answers an empty list.""",
+    sortOrder asc or desc. analysed: the pages each plugin analysed; an archive never
+    analysed (or a validator that never ran) answers an empty list with a note saying so:
+    not a clean site.""",
     output_schema=list_output(item(["url", "validator", "severity", "rule", "message"])),
 )

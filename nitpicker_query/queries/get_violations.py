@@ -34,8 +34,12 @@ def get_violations(archive: Archive | str, *, validator: str | None = None,
     exactly, ``url_pattern`` as SQL LIKE on the page URL, ``url`` one page exactly (ours:
     a URL's ``%`` and ``_`` are LIKE wildcards). ``sort_by`` url, validator,
     severity, rule, message or code, ``sort_order`` asc or desc (upstream's options).
-    Items: ``url, validator, severity, rule, message, code, line, col``. An archive that
-    was never analysed answers an empty list.
+    Items: ``url, validator, severity, rule, message, code, line, col``. ``analysed``:
+    what was looked at — per plugin the pages it analysed (``nitpicker-crawl analyze``'s
+    marks), or per validator of an upstream archive its findings' pages (it keeps no
+    marks) — so an empty list of an archive never analysed (``analysed`` empty, and a
+    ``note`` saying so) does not read as a clean site; nor does a ``validator`` that
+    never ran.
 
     Upstream: ``get-violations.ts``.
     """
@@ -45,8 +49,11 @@ def get_violations(archive: Archive | str, *, validator: str | None = None,
     direction = "DESC" if sort_order == "desc" else "ASC"
     order = f"{SORTS[sort_by]} {direction}, p.url {direction}, v.id"
     with opened(archive) as a:
+        analysed = _analysed(a)
+        note = _not_analysed(analysed, validator)
+        extra: dict[str, Any] = {"analysed": analysed, **({"note": note} if note else {})}
         if not (a.has_table("analysis_violations") and a.has_table("analysis_text_refs")):
-            return envelope([], 0, limit, offset)
+            return envelope([], 0, limit, offset, **extra)
         where, params = ["1 = 1"], []
         for column, value in (("v.validator", validator), ("v.severity", severity),
                               ("v.rule", rule)):
@@ -66,4 +73,29 @@ def get_violations(archive: Archive | str, *, validator: str | None = None,
                       f"{position} {JOINS} WHERE {clause} ORDER BY {order} "
                       "LIMIT ? OFFSET ?", [*params, limit, offset])
     keys = ("url", "validator", "severity", "rule", "message", "code", "line", "col")
-    return envelope([dict(zip(keys, r, strict=True)) for r in rows], total, limit, offset)
+    return envelope([dict(zip(keys, r, strict=True)) for r in rows], total, limit, offset,
+                    **extra)
+
+
+def _analysed(a: Archive) -> dict[str, int]:
+    """Plugin (or validator) → pages it analysed; empty when nothing was."""
+    if a.has_table("analysis_pages"):
+        found = dict(a.rows("SELECT plugin, count(*) FROM analysis_pages GROUP BY plugin "
+                            "ORDER BY plugin"))
+        if found:
+            return {str(k): int(v) for k, v in found.items()}
+    if a.has_table("analysis_violations"):
+        return {str(k): int(v) for k, v in a.rows(
+            "SELECT validator, count(DISTINCT page_id) FROM analysis_violations "
+            "GROUP BY validator ORDER BY validator")}
+    return {}
+
+
+def _not_analysed(analysed: dict[str, int], validator: str | None) -> str | None:
+    if not analysed:
+        return ("this archive was never analysed: no findings is not a clean site "
+                "(nitpicker-crawl analyze ARCHIVE runs the plugins)")
+    if validator is not None and validator not in analysed:
+        return (f"{validator} never ran on this archive (analysed: "
+                f"{', '.join(analysed)}): no findings is not a clean site")
+    return None

@@ -218,3 +218,16 @@ async def test_first_template_clusters_call_sends_progress_when_asked(
         again = await client.call_tool("get_template_clusters", {"archive": str(site)},
                                        progress_callback=on_progress)
         assert again.structured_content == result.structured_content and heard == []
+
+
+async def test_an_assistant_is_told_an_archive_was_never_analysed(root: Path,
+                                                                  site: Path) -> None:
+    """An empty list of violations from an archive no plugin ran on must not read as a
+    clean site to the assistant either: the answer says it was never analysed."""
+    async with Client(params("--root", str(root))) as client:
+        result = await client.call_tool("get_violations", {"archive": str(site)})
+        assert not result.is_error and result.structured_content is not None
+        assert result.structured_content["items"] == []
+        assert result.structured_content["analysed"] == {}
+        assert result.structured_content["note"].startswith(
+            "this archive was never analysed: no findings is not a clean site")

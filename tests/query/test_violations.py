@@ -92,10 +92,34 @@ def test_violations_listed_filtered_and_sorted(analysed: Path) -> None:
         q.get_violations(analysed, sort_order="up")
 
 
-def test_an_archive_never_analysed_has_none(tmp_path: Path) -> None:
+def test_an_archive_never_analysed_says_so_rather_than_look_clean(tmp_path: Path) -> None:
     plain = build_pre013(tmp_path, name="plain")
-    assert q.get_violations(plain) == {"items": [], "total": 0, "limit": 100, "offset": 0,
-                                       "nextOffset": None}
+    note = ("this archive was never analysed: no findings is not a clean site "
+            "(nitpicker-crawl analyze ARCHIVE runs the plugins)")
+    assert q.get_violations(plain) == {"analysed": {}, "note": note, "items": [], "total": 0,
+                                       "limit": 100, "offset": 0, "nextOffset": None}
+    r = subprocess.run([QUERY, "violations", str(plain), "--format", "table"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    # the note is read whole (wrapped, not cut), before the empty list's line
+    lines = r.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("note: "))
+    assert " ".join(x.strip() for x in lines[start:-1]) == f"note: {note}"
+    assert lines[-1] == "no items (total 0)" and all(len(x) <= 100 for x in lines)
+
+
+def test_an_analysed_archive_names_what_ran_and_a_validator_that_did_not(
+        analysed: Path) -> None:
+    # upstream keeps no marks of the pages analysed: its findings' pages per validator
+    result = q.get_violations(analysed)
+    assert result["analysed"] == {"axe": 2, "markuplint": 1, "textlint": 1}
+    assert "note" not in result
+    # a validator that never ran: its empty list is not a clean result
+    vnu = q.get_violations(analysed, validator="vnu")
+    assert vnu["items"] == [] and vnu["note"] == (
+        "vnu never ran on this archive (analysed: axe, markuplint, textlint): "
+        "no findings is not a clean site")
+    assert "note" not in q.get_violations(analysed, validator="axe")
 
 
 def test_violations_sub_command(analysed: Path) -> None:

@@ -314,3 +314,16 @@ def test_orphan_views(viewer: Served, capped_archive: Path) -> None:
     assert len(rows) == 1 and rows[0]["Pages"] == "3"
     assert rows[0]["First page"].endswith("/orphans/series/1/")
     assert rows[0]["Title"] == "Old series 1"
+
+
+def test_violations_of_a_crawl_never_analysed_say_so(viewer: Served) -> None:
+    """An empty Violations view of an archive no plugin ran on reads as a clean site
+    unless it says it was never analysed; the same archive analysed says nothing of it
+    (tests/crawl/test_analyze.py: the view with findings)."""
+    _, body, _ = get(viewer, "/violations")
+    assert "<table" not in body
+    assert re.search(r'<p class="note" role="note">this archive was never analysed: no '
+                     r"findings is not a clean site \(nitpicker-crawl analyze ARCHIVE runs "
+                     r"the plugins\)</p>", body), body[-2000:]
+    _, body, _ = get(viewer, "/pages")
+    assert 'class="note"' not in body
