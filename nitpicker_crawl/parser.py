@@ -20,6 +20,14 @@ _SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "mod
 """``<script type>`` values a browser runs (the others are data: JSON-LD, templates)."""
 
 
+def _present(attributes: Any, name: str) -> str | None:
+    """An attribute's value, ``""`` when it is there without one (``<img alt>``: an empty
+    alt, as a browser reads it), None when it is not there."""
+    if name not in attributes:
+        return None
+    return attributes.get(name) or ""
+
+
 def parse(html: str) -> RawDocument:
     return parse_tree(html)[0]
 
@@ -46,7 +54,7 @@ def parse_tree(html: str) -> tuple[RawDocument, LexborHTMLParser]:
                 "rel": a.attributes.get("rel")}
                for a in tree.css("a[href], area[href]")]
     images: list[dict[str, Any]] = [
-        {"src": img.attributes.get("src"), "alt": img.attributes.get("alt"),
+        {"src": img.attributes.get("src"), "alt": _present(img.attributes, "alt"),
          "width": img.attributes.get("width"), "height": img.attributes.get("height"),
          "naturalWidth": 0, "naturalHeight": 0,
          "isLazy": (img.attributes.get("loading") or "").lower() == "lazy",

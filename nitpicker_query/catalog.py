@@ -371,9 +371,12 @@ QUERIES: tuple[QuerySpec, ...] = (
         "list_images", "images", list_images,
         "Images with missing alt text, no rendered size, or oversized files.",
         (
-            Param("missing_alt", "flag", "Only images without alt text.", default=False),
-            Param("missing_dimensions", "flag", "Only images rendered 0 wide or high.",
-                  default=False),
+            Param("missing_alt", "flag", "Only images without an alt attribute (alt=\"\" "
+                  "is not missing: see --empty-alt).", default=False),
+            Param("empty_alt", "flag", "Only images with alt=\"\" (decorative: to review, "
+                  "not a fault).", default=False),
+            Param("missing_dimensions", "flag", "Only images rendered 0 wide or high (of "
+                  "rendered pages: a --no-render crawl measured none).", default=False),
             Param("oversized_threshold", "int", "Only images whose intrinsic width or "
                   "height exceeds this many pixels.", minimum=0, example=2000),
             Param("url_pattern", "str", "SQL LIKE pattern on the image src.",

@@ -161,8 +161,12 @@ def as_both_formats_say_it(value: Any) -> Any:
     """An answer as both formats can say it, for comparing a 0.10 archive with its 0.13
     conversion (docs/archive-format.md, "Format 0.13"): ``''`` and null are one and
     left out (0.13 stores no empty text; MCP leaves nulls out anyway), and of a page's
-    links to one target only the first keeps its text (0.13 keeps one row per pair)."""
+    links to one target only the first keeps its text (0.13 keeps one row per pair), and
+    an image's alt attribute missing or empty is ``unknown`` (0.13 keeps neither the tag
+    nor an empty text: ``nitpicker_query.queries.list_images.ALT_STATE``)."""
     if isinstance(value, dict):
+        if value.get("altState") in ("missing", "empty"):
+            value = {**value, "altState": "unknown"}
         if isinstance(value.get("outboundLinks"), list):
             seen: set[Any] = set()
             links = []
