@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from .archive import Archive
-from .format import strict_page
+from .format import NOT_SKIPPED, strict_page
 from .keys import host_key, meta_value, parent_path, sha1_key, shape_key
 from .patterns import path_matches
 from .signals import equivalent
@@ -239,31 +239,43 @@ def _prefix_for(members: list[Member]) -> str | None:
 
 
 def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, Any] | None:
-    """The narrowest exclusion matching every member, checked against the archive.
+    """The narrowest exclusion matching every member, checked against the archive — or
+    None when none is safe.
 
     Candidates, simplest first: ``--exclude-url`` (the members' common URL prefix),
     ``--exclude`` (a path glob from the URL shape) and ``--exclude-pattern`` (a regex from
     the shape, with the query values the members share). For each: ``matchesInCluster``
     members it excludes (must be all), ``matchesRefused`` URLs the soft cap already
-    refused, ``matchesOutside`` other archived URLs it would also exclude. The first with
-    no outside match wins (later candidates are not even scanned); otherwise the one with
-    the fewest. The prefix is counted in SQL on the URL index; the others are tested on the
-    URLs that share the literal start of the shape.
+    refused, ``matchesOutside`` other archived URLs it would also exclude, and of them
+    ``pagesDropped``, pages that answered 2xx: a candidate that would drop one is never
+    offered (a ``--exclude-url …/manual/ja/mod/`` named from two error pages would drop
+    137 real pages). The first with no outside match wins (later candidates are not even
+    scanned); otherwise the safe one with the fewest. A cluster of error pages (404s that
+    share "404 Not Found") gets none: its pages are errors to fix, not a trap to exclude.
+    The prefix is counted in SQL on the URL index; the others are tested on the URLs that
+    share the literal start of the shape.
     """
     if not members:
         return None
     member_urls = {m.url for m in members}
+    answered = _statuses(a, [m.page_id for m in members])
+    if sum(1 for s in answered.values() if s >= 400) * 2 >= len(members):
+        return None
     refused_sql = ("SELECT count(*) FROM pages WHERE url >= ? AND url < ? "
                    "AND skipReason = 'dedupe-cap'")
+    page_sql = ("SELECT count(*) FROM pages WHERE url >= ? AND url < ? "
+                f"AND status BETWEEN 200 AND 299 AND {NOT_SKIPPED}")
     best: dict[str, Any] | None = None
 
-    def consider(flag: str, value: str, inside: int, refused: int, outside: int) -> bool:
+    def consider(flag: str, value: str, inside: int, refused: int, outside: int,
+                 dropped: int) -> bool:
         nonlocal best
-        if inside < len(member_urls):
+        if inside < len(member_urls) or dropped:
             return False
         if best is None or outside < best["matchesOutside"]:
             best = {"flag": flag, "value": value, "matchesInCluster": inside,
-                    "matchesRefused": refused, "matchesOutside": outside}
+                    "matchesRefused": refused, "matchesOutside": outside,
+                    "pagesDropped": dropped}
         return outside == 0
 
     prefix = _prefix_for(members)
@@ -272,15 +284,20 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
         total = a.execute("SELECT count(*) FROM pages WHERE url >= ? AND url < ?",
                           bounds).fetchone()[0]
         refused = a.execute(refused_sql, bounds).fetchone()[0]
-        inside = sum(1 for u in member_urls if u.startswith(prefix))
-        if consider("--exclude-url", prefix, inside, refused, total - inside - refused):
+        pages = a.execute(page_sql, bounds).fetchone()[0]
+        under = [m for m in members if m.url.startswith(prefix)]
+        inside = len({m.url for m in under})
+        members_2xx = sum(1 for m in under if 200 <= answered.get(m.page_id, 0) <= 299)
+        if consider("--exclude-url", prefix, inside, refused, total - inside - refused,
+                    pages - members_2xx):
             return best
     sample = urlsplit(members[0].url)
     origin = f"{sample.scheme}://{sample.netloc}"
     literal = origin + "/" + (shape.split("/", 1)[1] if "/" in shape else "").split("{", 1)[0]
     literal = literal.split("?", 1)[0]
     literal = literal[: literal.rfind("/") + 1]
-    rows = a.rows("SELECT url, skipReason FROM pages WHERE url >= ? AND url < ?",
+    rows = a.rows("SELECT url, skipReason, status BETWEEN 200 AND 299 AND "
+                  f"{NOT_SKIPPED} FROM pages WHERE url >= ? AND url < ?",
                   _prefix_range(literal))
     candidates: list[tuple[str, str, Any]] = []
     glob = _glob_for(shape)
@@ -291,8 +308,8 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
     candidates.append(("--exclude-pattern", regex.pattern,
                        lambda u, r=regex: r.search(u) is not None))
     for flag, value, test in candidates:
-        inside = refused = outside = 0
-        for url, reason in rows:
+        inside = refused = outside = dropped = 0
+        for url, reason, page in rows:
             if not test(url):
                 continue
             if url in member_urls:
@@ -301,9 +318,22 @@ def suggest_exclude(a: Archive, members: list[Member], shape: str) -> dict[str, 
                 refused += 1
             else:
                 outside += 1
-        if consider(flag, value, inside, refused, outside):
+                dropped += 1 if page else 0
+        if consider(flag, value, inside, refused, outside, dropped):
             break
     return best
+
+
+def _statuses(a: Archive, page_ids: list[int]) -> dict[int, int]:
+    """Page id → the status it answered (-1 when it was never answered)."""
+    found: dict[int, int] = {}
+    for start in range(0, len(page_ids), _CHUNK):
+        chunk = page_ids[start:start + _CHUNK]
+        marks = ",".join("?" for _ in chunk)
+        for pid, status in a.rows(f"SELECT id, status FROM pages WHERE id IN ({marks})",
+                                  chunk):
+            found[int(pid)] = int(status) if status is not None else -1
+    return found
 
 
 def _prefix_range(prefix: str) -> tuple[str, str]:

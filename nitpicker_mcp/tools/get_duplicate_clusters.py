@@ -13,7 +13,8 @@ TOOL = query_tool(
     metaSignatureFields, ogUrlMismatchCount (members whose og:url points elsewhere, a
     trap sign), capEvent (set when the crawl's soft cap stopped this cluster) and
     suggestedExclude (a crawl flag that would skip exactly these URLs, with how many other
-    pages it would also skip). Call get_duplicate_cluster with a signature for all
+    URLs it would also skip; null when every such flag would drop a page that answered
+    2xx, and for a cluster of error pages). Call get_duplicate_cluster with a signature for all
     members.""",
     output_schema=list_output({"type": "object", "required": [
         "signature", "parentPath", "shapeKey", "count", "samplePages", "metaSignatureFields",

@@ -76,7 +76,7 @@ def test_clusters_are_computed_without_page_signatures(upstream_with_trap: Path)
                                          f"{H}/search?page=11"]
     assert search["suggestedExclude"] == {
         "flag": "--exclude-url", "value": f"{H}/search?page=", "matchesInCluster": 12,
-        "matchesRefused": 0, "matchesOutside": 0}
+        "matchesRefused": 0, "matchesOutside": 0, "pagesDropped": 0}
     assert news["signature"] == _sig("localhost/news", "News", "Latest", "", "")
     assert (news["count"], news["ogUrlMismatchCount"]) == (10, 0)
     assert news["metaSignatureFields"] == {"title": "News", "description": "Latest",
@@ -128,3 +128,51 @@ def test_cluster_arguments_are_checked(upstream_with_trap: Path) -> None:
         q.get_duplicate_clusters(upstream_with_trap, by="title")
     with pytest.raises(q.InvalidArgument, match="min_count must be at least 2"):
         q.get_duplicate_clusters(upstream_with_trap, min_count=1)
+
+
+def _archive_with_statuses(d: Path, rows: list[tuple[str, str, int]]) -> Path:
+    """An upstream archive of (url, title, status) pages."""
+    d.mkdir(parents=True, exist_ok=True)
+    out = _upstream_archive(d, [(url, title, None, None, None) for url, title, _ in rows])
+    with tarfile.open(out) as tf:
+        tf.extractall(d / "x", filter="data")
+    conn = sqlite3.connect(d / "x" / "old" / "db.sqlite")
+    conn.executemany("UPDATE pages SET status = ? WHERE url = ?",
+                     [(status, url) for url, _, status in rows])
+    conn.commit()
+    conn.close()
+    out.unlink()
+    with tarfile.open(out, "w") as tf:
+        tf.add(d / "x" / "old", arcname="old", recursive=False)
+        tf.add(d / "x" / "old" / "db.sqlite", arcname="old/db.sqlite")
+    return out
+
+
+def _suggested(archive: Path, path: str) -> dict[str, object] | None:
+    found = [c for c in q.get_duplicate_clusters(archive)["items"]
+             if c["parentPath"] == path]
+    assert len(found) == 1, found
+    suggestion: dict[str, object] | None = found[0]["suggestedExclude"]
+    return suggestion
+
+
+def test_error_pages_sharing_a_title_get_no_exclusion(tmp_path: Path) -> None:
+    """Twelve "404 Not Found" pages under a manual's module directory beside its twenty real
+    pages: excluding the directory would drop the manual; nothing is offered."""
+    rows = [(f"{H}/manual/ja/mod/gone{n}.html", "404 Not Found", 404) for n in range(12)]
+    rows += [(f"{H}/manual/ja/mod/mod_{n}.html", f"Module {n}", 200) for n in range(20)]
+    assert _suggested(_archive_with_statuses(tmp_path, rows), "/manual/ja/mod") is None
+
+
+def test_an_exclusion_that_would_drop_a_page_is_not_offered(tmp_path: Path) -> None:
+    trap = [(f"{H}/shop/list?page={n}", "Products", 200) for n in range(12)]
+    # a real page the only candidates (the prefix, the pattern) would also drop: none
+    unsafe = _archive_with_statuses(tmp_path / "a", [*trap, (f"{H}/shop/list?page=all",
+                                                             "Every product", 200)])
+    assert _suggested(unsafe, "/shop/list") is None
+    # the same URL answering 404 is no page lost: offered, the 404 counted outside
+    safe = _archive_with_statuses(tmp_path / "b", [*trap, (f"{H}/shop/list?page=all",
+                                                           "Every product", 404)])
+    assert _suggested(safe, "/shop/list") == {
+        "flag": "--exclude-url", "value": f"{H}/shop/list?page=", "matchesInCluster": 12,
+        "matchesRefused": 0, "matchesOutside": 1, "pagesDropped": 0}
