@@ -277,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG}: interrupted", file=sys.stderr)
             return 128 + SIGNALLED[0]
         print(f"{PROG}: error: {escape(str(exc))}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, InvalidArgument) else 1   # a wrong argument: usage
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt as exc:

@@ -162,6 +162,9 @@ def list_pages(
     if is_external is not None:
         where.append("p.isExternal = ?")
         params.append(1 if is_external else 0)
+    if status_min is not None and status_max is not None and status_min > status_max:
+        raise InvalidArgument(f"status_min {status_min} is above status_max {status_max}: "
+                              "no status can match")
     for name, value, op in (("status", status, "="), ("status_min", status_min, ">="),
                             ("status_max", status_max, "<=")):
         if value is not None:

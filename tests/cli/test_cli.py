@@ -57,6 +57,11 @@ def test_tristate_filter(extended_archive: Path) -> None:
     assert own["total"] == 4 and both["total"] == 5
 
 
+def test_a_status_range_that_can_match_answers(extended_archive: Path) -> None:
+    r = run("pages", str(extended_archive), "--status-min", "200", "--status-max", "299")
+    assert r.returncode == 0 and json.loads(r.stdout)["total"] >= 1
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
@@ -77,6 +82,8 @@ def test_tristate_filter(extended_archive: Path) -> None:
         (["links", "{a}"], 2, "required: --type"),
         (["links", "{a}", "--type", "dead"], 2, "--type cannot be 'dead' (one of broken"),
         (["nope", "{a}"], 2, "no sub-command 'nope' (see"),
+        (["pages", "{a}", "--status-min", "600", "--status-max", "100"], 2,
+         "status_min 600 is above status_max 100: no status can match"),
     ],
 )
 def test_errors(extended_archive: Path, args: list[str], code: int, message: str) -> None:

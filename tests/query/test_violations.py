@@ -135,3 +135,4 @@ def test_violations_sub_command(analysed: Path) -> None:
     bad = subprocess.run([QUERY, "violations", str(analysed), "--sort-by", "nope"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--sort-by" in bad.stderr
+
