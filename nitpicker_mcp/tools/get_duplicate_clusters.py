@@ -12,9 +12,8 @@ TOOL = query_tool(
     pattern, {n} = a varying segment, {v} = a varying query value), samplePages,
     metaSignatureFields, ogUrlMismatchCount (members whose og:url points elsewhere, a
     trap sign), capEvent (set when the crawl's soft cap stopped this cluster) and
-    suggestedExclude (a crawl flag that would skip exactly these URLs, with how many other
-    URLs it would also skip; null when every such flag would drop a page that answered
-    2xx, and for a cluster of error pages). Call get_duplicate_cluster with a signature for all
+    suggestedExclude (a crawl flag skipping exactly these URLs; null when it would drop
+    a real page, or for error pages). Call get_duplicate_cluster with a signature for all
     members.""",
     output_schema=list_output({"type": "object", "required": [
         "signature", "parentPath", "shapeKey", "count", "samplePages", "metaSignatureFields",

@@ -33,6 +33,14 @@ def flag(value: Any) -> bool | None:
     return None if value is None else bool(value)
 
 
+def header_flag(key: str, header: str) -> str:
+    """SQL for one item flag: :func:`has_header`, and HSTS only where it can be obeyed —
+    a browser ignores the header over plain HTTP (RFC 6797, 8.1), so an ``http://`` page
+    neither has nor misses it: null."""
+    sql = has_header(header)
+    return f"CASE WHEN p.url LIKE 'https:%' THEN {sql} END" if key == "hasHSTS" else sql
+
+
 SORT_KEYS = ("url", *(key for key, _ in HEADERS))
 """What a header list can be sorted by: the URL, or a flag (missing first, ascending)."""
 
@@ -45,7 +53,8 @@ def check_headers(
 
     Over rendered internal HTML pages ordered by URL; header names compare
     case-insensitively. Items ``{url, hasCSP, hasXFrameOptions, hasXContentTypeOptions,
-    hasHSTS}``, each null for a page with no response headers stored (never fetched).
+    hasHSTS}``, each null for a page with no response headers stored (never fetched);
+    ``hasHSTS`` null too on an ``http://`` page, where browsers ignore it.
     ``missing_only`` keeps pages missing at least one of the four (a page with none
     stored is not known to miss any).
 
@@ -66,7 +75,7 @@ def check_headers(
             order = f"{sort_by} IS NULL, {sort_by} {direction}, "
         elif direction == "DESC":
             order = "url DESC, "
-    flags = ", ".join(f"{has_header(h)} AS {key}" for key, h in HEADERS)
+    flags = ", ".join(f"{header_flag(key, h)} AS {key}" for key, h in HEADERS)
     inner = f"SELECT p.url, {flags} FROM pages p WHERE {strict_page('p', url_order=True)}"
     where = ""
     if missing_only:

@@ -10,7 +10,7 @@ from ..exceptions import InvalidArgument
 from ..format import NOT_SKIPPED, loose_page
 from ..paging import check_choice, check_int, check_paging, envelope
 from ._common import as_bool, like_literal
-from .check_headers import HEADERS, flag, has_header
+from .check_headers import HEADERS, flag, header_flag
 
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
 META_FIELDS = {"title": "title", "description": "description", "keywords": "keywords",
@@ -197,7 +197,7 @@ def list_pages(
         order_by += ", p.url ASC"
     flags = ""
     if as_bool(security_headers):
-        flags = "".join(f", {has_header(h)} AS {key}" for key, h in HEADERS)
+        flags = "".join(f", {header_flag(key, h)} AS {key}" for key, h in HEADERS)
     with opened(archive) as a:
         total = a.count(f"SELECT count(*) FROM pages p WHERE {clause}", params)
         if skip_reason is not None and total == 0:
