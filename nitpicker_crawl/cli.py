@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from nitpicker_query import NitpickerError, __version__, locks, progress
 from nitpicker_query.exceptions import ArchiveBusy
+from nitpicker_query.patterns import glob_problem
 from nitpicker_query.progress import StderrLine
 from nitpicker_query.queries._common import json_list
 from nitpicker_query.terminal import CliParser, escape, fit
@@ -278,6 +279,11 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
             given["main_content_selector"] = check_selector(given["main_content_selector"])
         except SelectorError as exc:
             parser.error(str(exc))
+    for name in ("excludes", "dedupe_allow"):
+        for glob in given.get(name, ()):
+            problem = glob_problem(glob)
+            if problem is not None:
+                parser.error(f"{FLAGS[name]} {glob!r} {problem}")
     for pattern in given.get("exclude_patterns", ()):
         try:
             re.compile(pattern)

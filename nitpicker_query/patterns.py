@@ -13,6 +13,23 @@ import re
 from functools import lru_cache
 
 
+def glob_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is no glob of this dialect, or None. ``[abc]`` would be read as the
+    three characters ``[``, ``a``… — a class in shells and micromatch — and a ``{`` left
+    open as a brace: refused, not silently matched as text."""
+    if "[" in pattern or "]" in pattern:
+        return "has [ or ]: these globs have no character classes (use {a,b,c}, or " \
+               "--exclude-pattern for a regular expression)"
+    depth = 0
+    for c in pattern:
+        depth += {"{": 1, "}": -1}.get(c, 0)
+        if depth < 0 or depth > 1:
+            break
+    if depth != 0:
+        return "has an unbalanced or nested { }: alternatives are {a,b}, one level deep"
+    return None
+
+
 @lru_cache(maxsize=256)
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """Compile a path glob: ``**`` any depth, ``*`` within a segment, ``?``, ``{a,b}``."""

@@ -72,6 +72,24 @@ def test_the_first_line_says_the_scope(tmp_path: Path, start: str, said: str) ->
         assert "scope:" not in quiet.stderr
 
 
+@pytest.mark.parametrize(("flag", "glob", "said"), [
+    ("--exclude", "/a,[abc", "'[abc' has [ or ]: these globs have no character classes"),
+    ("--exclude", "/a/{x,y", "'/a/{x,y' has an unbalanced or nested { }"),
+    ("--dedupe-allow", "/t/{a,{b,c}}", "has an unbalanced or nested { }"),
+])
+def test_a_glob_this_dialect_would_misread_is_a_usage_error(
+        tmp_path: Path, flag: str, glob: str, said: str) -> None:
+    r = run_crawl(tmp_path, "http://127.0.0.1:9/", flag, glob, "-o", "x.nitpicker")
+    assert r.returncode == 2 and said in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and list(tmp_path.iterdir()) == []
+
+
+def test_globs_of_the_dialect_are_taken(tmp_path: Path, zoo: TrapZoo) -> None:
+    r = run_crawl(tmp_path, zoo.url, "--exclude", "/list/**,/{search,catalog}/**,/archive/*",
+                  "-o", "g.nitpicker", "--no-render", "--silent", "--max-pages", "5")
+    assert r.returncode in (0, 3), r.stderr
+
+
 def test_invalid_url_is_a_usage_error(tmp_path: Path) -> None:
     r = run_crawl(tmp_path, "example.com")
     assert r.returncode == 2
