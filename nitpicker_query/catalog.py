@@ -201,8 +201,9 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("noindex", "flag", "Only pages whose robots meta says noindex.",
                   default=False),
             _URL_PATTERN,
-            Param("directory", "str", "Only URLs containing this path (a trailing / is "
-                  "added).", example="/blog"),
+            Param("directory", "str", "Only URLs under this path: /blog matches /blog/…, "
+                  "not /en/blog/… (a trailing / is added; a value starting with http is a "
+                  "URL prefix).", example="/blog"),
             Param("content_type_category", "choice", "List this kind of content instead of "
                   "HTML pages.", choices=CATEGORIES, example="pdf"),
             Param("skipped", "choice", "URLs the crawl skipped (robots.txt, excludes, soft "

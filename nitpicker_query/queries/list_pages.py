@@ -104,7 +104,9 @@ def list_pages(
             the pages behind a share below 100 %.
         noindex: only pages whose robots meta says noindex.
         url_pattern: SQL LIKE pattern on the URL, used as given (``%/news/%``).
-        directory: a substring of the URL; a trailing ``/`` is added (``/news`` → ``/news/``).
+        directory: a path prefix (``/news`` → the URLs whose path starts ``/news/``, not
+            ``/en/news/…``), or a URL prefix when it starts with ``http``; a trailing ``/``
+            is added.
         search: a substring of the URL or of the title, taken literally, ASCII letters
             matched in either case (what a person types in a search box).
         skipped: ``exclude`` (default: fetched pages only, the total of
@@ -128,7 +130,8 @@ def list_pages(
         fields of upstream's list item.
 
     Upstream: ``packages/@nitpicker/query/src/list-pages.ts``; ``directory`` matches
-    literally here (``%`` and ``_`` in it are not wildcards).
+    literally here (``%`` and ``_`` in it are not wildcards), and as a prefix of the path,
+    where upstream matches it anywhere in the URL (``/en/`` found ``/manual/en/``).
     """
     limit, offset = check_paging(limit, offset)
     check_choice("sort_by", sort_by, SORT_COLUMNS)
@@ -185,8 +188,12 @@ def list_pages(
         params.append(url_pattern)
     if directory is not None:
         d = directory if directory.endswith("/") else directory + "/"
-        where.append("p.url LIKE ? ESCAPE '\\'")
-        params.append("%" + like_literal(d) + "%")
+        if d.lower().startswith(("http://", "https://")):
+            where.append("p.url LIKE ? ESCAPE '\\'")
+        else:   # the path after the host: /en matches /en/…, not /manual/en/…
+            d = d if d.startswith("/") else "/" + d
+            where.append("substr(p.url, instr(substr(p.url, 9), '/') + 8) LIKE ? ESCAPE '\\'")
+        params.append(like_literal(d) + "%")
     if search:
         where.append("(p.url LIKE ? ESCAPE '\\' OR p.title LIKE ? ESCAPE '\\')")
         params += ["%" + like_literal(search) + "%"] * 2

@@ -192,6 +192,11 @@ def test_url_pattern_matches_as_like(extended_archive: Path) -> None:
     assert q.list_pages(extended_archive, url_pattern="http://localhost/_")["total"] == 2
 
 
-def test_directory_is_a_literal_substring(extended_archive: Path) -> None:
+def test_directory_is_a_literal_path_prefix(extended_archive: Path) -> None:
     assert q.list_pages(extended_archive, directory="/list/date", skipped="only")["total"] == 1
+    assert q.list_pages(extended_archive, directory="list/date", skipped="only")["total"] == 1
+    assert q.list_pages(extended_archive, directory="http://localhost/list",
+                        skipped="only")["total"] == 1
     assert q.list_pages(extended_archive, directory="/lis_")["total"] == 0
+    # inside the path is not under it: /date/ is in /list/date/… but /list/date/ is not /date/
+    assert q.list_pages(extended_archive, directory="/date", skipped="only")["total"] == 0
