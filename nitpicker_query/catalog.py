@@ -47,7 +47,7 @@ from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import SORT_COLUMNS as IMAGE_SORTS
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
-from .queries.list_links import BROKEN_AS, LINK_TYPES, list_links
+from .queries.list_links import BROKEN_AS, LINK_DESTINATIONS, LINK_TYPES, list_links
 from .queries.list_links import SORT_KEYS as LINK_SORTS
 from .queries.list_network_outages import list_network_outages
 from .queries.list_pages import META_FIELDS as PAGE_META
@@ -325,6 +325,9 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("broken_as", "choice", "broken: which statuses count — error (4xx, 5xx or a "
                   "failed fetch), 4xx, or 404 (upstream's rule).", default="error",
                   choices=tuple(BROKEN_AS), example="404"),
+            Param("destination", "choice", "broken: links to pages of the site (internal), "
+                  "leaving it (external), or both.", default="both",
+                  choices=LINK_DESTINATIONS, example="internal"),
             Param("include_redirect_sources", "flag", "Judge the literal link target "
                   "instead of where its redirects end.", default=False),
             Param("by_destination", "flag", "broken/external: one item per destination, "
@@ -338,6 +341,7 @@ QUERIES: tuple[QuerySpec, ...] = (
             *_paging(),
         ),
         examples=("nitpicker-query links site.nitpicker --type broken",
+                  "nitpicker-query links site.nitpicker --type broken --destination internal",
                   "nitpicker-query links site.nitpicker --type broken --broken-as 404"),
     ),
     QuerySpec(

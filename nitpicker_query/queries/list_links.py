@@ -12,6 +12,7 @@ from ..redirects import redirect_chain
 from ._common import as_bool
 
 LINK_TYPES = ("broken", "external", "orphaned")
+LINK_DESTINATIONS = ("both", "internal", "external")
 SORT_KEYS = ("sourceUrl", "destUrl", "status", "referrerCount", "url", "title")
 """Item keys a list can be sorted by (ties by the default order); which apply depends on
 the list's items: :data:`_SORTS`."""
@@ -34,6 +35,7 @@ def list_links(
     *,
     type: str,
     broken_as: str = "error",
+    destination: str = "both",
     include_redirect_sources: bool = False,
     by_destination: bool = False,
     sort_by: str | None = None,
@@ -47,6 +49,8 @@ def list_links(
       answered an error. ``broken_as`` says which: ``error`` (default: any 4xx or 5xx,
       or a fetch that failed, status -1 — what an auditor calls a broken link), ``4xx``,
       or ``404`` (exactly 404: upstream's rule, which leaves out 410, 5xx and failures).
+      ``destination``: ``internal`` (the site's own pages: what its owner can fix),
+      ``external`` (unreachable hosts, others' 404s), or ``both``.
     - ``external``: one item per anchor whose resolved destination is external.
     - ``orphaned``: rendered internal HTML pages no anchor points at, directly or
       through a redirect; items ``{url, title, status}``.
@@ -71,6 +75,10 @@ def list_links(
     """
     check_choice("type", type, LINK_TYPES)
     check_choice("broken_as", broken_as, tuple(BROKEN_AS))
+    check_choice("destination", destination, LINK_DESTINATIONS)
+    if destination != "both" and type != "broken":
+        raise InvalidArgument(f"destination {destination!r} only narrows broken links, "
+                              f"not type {type!r}")
     check_choice("sort_order", sort_order, ("asc", "desc"))
     limit, offset = check_paging(limit, offset)
     kind = "orphaned" if type == "orphaned" else (
@@ -97,6 +105,8 @@ def list_links(
             join = ""
         test = BROKEN_AS[broken_as].format(status=status) if type == "broken" \
             else f"{external} = 1"
+        if destination != "both":
+            test = f"({test}) AND {external} = {1 if destination == 'external' else 0}"
         # Select the few matching target rows first, then their anchors by index:
         # counting never scans every anchor.
         where = f"an.hrefId IN (SELECT d.id FROM pages d {join}WHERE {test})"

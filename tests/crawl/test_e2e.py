@@ -113,6 +113,25 @@ def test_error_statuses(crawl: Crawl, zoo: TrapZoo) -> None:
         "items"]] == [zoo.url + "files/report.pdf"]
 
 
+def test_broken_links_inside_and_outside_the_site_are_asked_apart(crawl: Crawl,
+                                                                  zoo: TrapZoo) -> None:
+    """An auditor fixes the site's own broken links first: ``destination`` keeps to them,
+    or to the external ones (another site's 404, a host that does not answer)."""
+    def pairs(**options: str) -> set[tuple[str, str, bool]]:
+        items = q.list_links(crawl.archive, type="broken", limit=1000, **options)["items"]
+        return {(b["sourceUrl"], b["destUrl"], b["isExternal"]) for b in items}
+
+    every, inside, outside = pairs(), pairs(destination="internal"), \
+        pairs(destination="external")
+    assert inside and outside and inside | outside == every and not inside & outside
+    assert all(not external for _, _, external in inside)
+    assert (zoo.url, zoo.url + "missing", False) in inside
+    assert all(external for _, _, external in outside)
+    assert any(dest == zoo.external_url + "gone" for _, dest, _ in outside)
+    with pytest.raises(q.InvalidArgument, match="only narrows broken links"):
+        q.list_links(crawl.archive, type="external", destination="internal")
+
+
 def test_meta_columns(crawl: Crawl, zoo: TrapZoo) -> None:
     blog = _row(crawl.archive, zoo.url + "blog/page/2/")
     assert (blog["title"], blog["description"], blog["og_title"]) == (
