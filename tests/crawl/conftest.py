@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -114,3 +117,15 @@ def interrupt_once(proc: subprocess.Popen[str], db: Path, sql: str, *, at_least:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     return err
+
+
+@contextlib.contextmanager
+def local_site(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A site of our own on 127.0.0.1 served by ``handler``: its base URL while open."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -11,7 +11,6 @@ import json
 import os
 import random
 import subprocess
-import threading
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -24,7 +23,7 @@ from nitpicker_crawl.content import main_content
 from nitpicker_crawl.deferral import MAX_ROUNDS, Deferral, Probe, spread
 from page_cluster.nesting import parse_html
 
-from .conftest import CRAWL, interrupt_once
+from .conftest import CRAWL, interrupt_once, local_site
 
 PRODUCTS = 60
 RNG = random.Random(5)
@@ -105,12 +104,8 @@ class _Shop(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def shop() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Shop)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with local_site(_Shop) as base:
+        yield base
 
 
 def _crawl(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,6 @@ import http.server
 import io
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 
 import nitpicker_query as q
 
-from .conftest import run_crawl
+from .conftest import local_site, run_crawl
 
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
 
@@ -48,11 +47,8 @@ class _Gallery(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Gallery)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with local_site(_Gallery) as base:
+        yield base
 
 
 @pytest.fixture(scope="module", params=["--no-render", "--render"])

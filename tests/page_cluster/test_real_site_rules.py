@@ -406,13 +406,7 @@ def test_a_big_block_of_page_types_alike_in_their_forms_keeps_them_apart() -> No
     are far from them: the site's widest gap lies between those and would merge the
     thirty. The block holds structures enough to judge its own cut."""
     rng = random.Random(22)
-    parts = ['<ul class="list"><li class="row"><a>r</a></li></ul>',
-             '<table class="grid"><tr><th>h</th><td>d</td></tr></table>',
-             '<fieldset class="legend"><legend>l</legend><p>p</p></fieldset>',
-             '<ol class="pager"><li><a>1</a></li></ol>', '<dl class="facts"><dt>t</dt></dl>',
-             '<div class="summary"><p>s</p><em>e</em></div>',
-             '<section class="help"><h2>h</h2><p>p</p></section>',
-             '<div class="tools"><button>b</button><select></select></div>']
+    parts = SPECIAL_PARTS
     combos = list(itertools.combinations(range(len(parts)), 3))
     kinds = {f"kind{k}": f'<form class="special">{FORM_SKELETON}</form>'
              + "".join(parts[j] for j in combo)
