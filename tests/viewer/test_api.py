@@ -278,7 +278,10 @@ def test_every_cli_sub_command_prints_the_same_table_on_a_013_archive(
                                   capture_output=True, text=True, timeout=120,
                                   env={**os.environ, "COLUMNS": "200"})
             # lines sorted: 0.13 keeps a page's response headers by name, not in the
-            # order received (docs/archive-format.md), so page-detail lists them so
-            outputs.append((done.returncode, sorted(
-                done.stdout.replace(archive.name, "ARCHIVE").splitlines())))
+            # order received (docs/archive-format.md), so page-detail lists them so; and
+            # it keeps no image tag, so an alt attribute missing there is "unknown"
+            text = done.stdout.replace(archive.name, "ARCHIVE")
+            if spec.command == "images" and archive == capped_archive:
+                text = text.replace(" missing ", " unknown ")   # the same width
+            outputs.append((done.returncode, sorted(text.splitlines())))
         assert outputs[0] == outputs[1], spec.command  # a not-found exits 1 on both
