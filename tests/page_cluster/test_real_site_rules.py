@@ -406,16 +406,7 @@ def test_a_big_block_of_page_types_alike_in_their_forms_keeps_them_apart() -> No
     are far from them: the site's widest gap lies between those and would merge the
     thirty. The block holds structures enough to judge its own cut."""
     rng = random.Random(22)
-    parts = SPECIAL_PARTS
-    combos = list(itertools.combinations(range(len(parts)), 3))
-    kinds = {f"kind{k}": f'<form class="special">{FORM_SKELETON}</form>'
-             + "".join(parts[j] for j in combo)
-             for k, combo in enumerate(rng.sample(combos, 30))}
-    pages, labels = [], []
-    for i in range(600):
-        kind = f"kind{i % 30}"
-        pages.append(record(i, page(kinds[kind]), ["index.php"]))
-        labels.append(kind)
+    pages, labels = special_pages(special_kinds(rng, "form"))
     for i in range(600, 700):   # far from the special pages: another section's pages
         pages.append(record(i, page(listing(rng)), ["search"]))
         labels.append("search")
@@ -579,6 +570,12 @@ def special_kinds(rng: random.Random, wrapper: str) -> dict[str, str]:
             + "".join(SPECIAL_PARTS[j] for j in combo) for k, combo in enumerate(combos)}
 
 
+def special_pages(kinds: dict[str, str]) -> tuple[list[dict[str, object]], list[str]]:
+    """Twenty pages of each of the thirty kinds under ``index.php``, labelled by kind."""
+    labels = [f"kind{i % 30}" for i in range(600)]
+    return [record(i, page(kinds[k]), ["index.php"]) for i, k in enumerate(labels)], labels
+
+
 def changes(single_rows: bool) -> str:
     """A list of recent changes: grouped rows always, single-edit rows on some pages (the
     days the list shows hold one edit of a page, or none)."""
@@ -603,11 +600,7 @@ def test_a_template_a_busy_blocks_cut_splits_is_whole_where_another_block_keeps_
     so no two clusters' cores are alike. The same structures, page for page, in both
     blocks say one template: one cluster."""
     rng = random.Random(25)
-    kinds = special_kinds(rng, "form")
-    pages, labels = [], []
-    for i in range(600):
-        pages.append(record(i, page(kinds[f"kind{i % 30}"]), ["index.php"]))
-        labels.append(f"kind{i % 30}")
+    pages, labels = special_pages(special_kinds(rng, "form"))
     for i in range(600, 700):
         pages.append(record(i, page(changes(i % 5 < 2)), ["index.php"]))
         labels.append("changes")
@@ -630,10 +623,7 @@ def test_a_page_built_as_a_template_does_not_tie_a_mixed_cluster_to_it() -> None
     the kind's template, and the kinds stay thirty (tied through it, all would be one)."""
     rng = random.Random(26)
     kinds = special_kinds(rng, "div")
-    pages, labels = [], []
-    for i in range(600):
-        pages.append(record(i, page(kinds[f"kind{i % 30}"]), ["index.php"]))
-        labels.append(f"kind{i % 30}")
+    pages, labels = special_pages(kinds)
     for k in range(30):
         name = "".join(chr(97 + int(d)) for d in f"{k:02d}")   # a name, no digits
         pages.append(record(600 + k, page(kinds[f"kind{k}"]), ["wiki", f"Special:{name}"]))
