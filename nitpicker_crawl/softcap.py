@@ -142,8 +142,8 @@ any path), or ceil(0.3 N) when that is lower: each one is a page the archive has
 VIEW_MIN_ENTITIES = 3
 """Distinct entities a view must have been seen on before it can be capped as a view."""
 REORDER_EVIDENCE = 2
-"""Pages showing a query key only reorders its page's content before it stops making
-new views."""
+"""Pages showing a query key only reorders its page's content, or changes nothing, before
+it stops making new views."""
 _VARIED = None
 
 
@@ -317,7 +317,9 @@ class SoftCap:
         self._known_pages = 0
         self._copy_pending: dict[str, dict[frozenset[str], str]] = {}  # host → keys → ctr
         self.reorder: dict[str, set[str]] = {}    # view prefix → keys that only reorder
-        self._reorder_seen: dict[tuple[str, str], int] = {}
+        self.inert: dict[str, set[str]] = {}      # view prefix → keys that change nothing
+        self._reorder_seen: dict[tuple[str, str, bool], int] = {}
+        self._changing: set[tuple[str, str]] = set()  # keys seen changing a page
         self._siblings: OrderedDict[str, tuple[str, int, int]] = OrderedDict()
         self.rejected: dict[int, int] = {}        # event id → URLs refused this run
         self.events: list[CapEvent] = []
@@ -628,6 +630,9 @@ class SoftCap:
                 spec: frozenset[str] | None = None
                 if view.keys is not None:
                     spec = view.keys - self.reorder.get(view.prefix, set())
+                    # a key that changes nothing is dropped while another key is left
+                    # to name the view (``?rev=`` alone on a file is that file's view)
+                    spec = spec - self.inert.get(view.prefix, set()) or spec
                     self._learn_order(url, view.prefix, content)
                 label = "*" if spec is None else "&".join(sorted(spec))
                 counted = (sha1_key("view", view.prefix, label), "view",
@@ -662,30 +667,72 @@ class SoftCap:
                 self._siblings.popitem(last=False)
 
     def _learn_order(self, url: str, prefix: str, content: Content) -> None:
-        """A key whose values show the same blocks in another order (``order=size`` next
-        to ``order=name``, or next to the page without the key) only reorders: it does
-        not make a new view (decided from the pages, not from the key's name)."""
+        """Learn the query keys that do not make a new view of an entity, decided from the
+        pages, not from the keys' names: a key whose values show the same blocks in
+        another order (``order=size`` next to ``order=name``, or next to the page without
+        the key) only reorders; one whose presence shows the very same blocks in the same
+        order (a calendar reached as ``?set_filter=1&month=5&year=2024`` next to
+        ``?month=5&year=2024``) changes nothing — until one page shows that its presence
+        does change what is shown (a saved query listing other issues on one month). Either
+        way the pages with and without it count as one view (a key that changes nothing
+        while another key is left to name the view), so one trap reached through several
+        link spellings is one cluster, not one per spelling."""
         pairs = query_values(url)
         if len(pairs) > MAX_QUERY_KEYS:
             return
-        known = self.reorder.setdefault(prefix, set()) if prefix in self.reorder else None
+        own = canonical_form(url) or url
+        fuller = self._siblings.get(own)   # a page with one key more, met before this one
+        if fuller is None:
+            self._sibling_put(own, "", content)
+        elif fuller[0]:
+            self._compare(prefix, fuller[0], "", fuller, content)
         for i, (k, v) in enumerate(pairs):
-            if known is not None and k in known:
+            if k in self.reorder.get(prefix, ()) or k in self.inert.get(prefix, ()):
                 continue
             rest = pairs[:i] + pairs[i + 1:]
             base = canonical_form(url.split("?", 1)[0] + ("?" + "&".join(
-                f"{a}={b}" for a, b in rest) if rest else ""))
-            other = self._siblings.get(f"{base}")
+                f"{a}={b}" for a, b in rest) if rest else "")) or ""
+            other = self._siblings.get(base)
             if other is None:
-                self._sibling_put(f"{base}", k + "=" + v, content)
-            elif other[0] != k + "=" + v and other[1] == content.fingerprint \
-                    and other[2] != content.order:
-                seen = self._reorder_seen.get((prefix, k), 0) + 1
-                self._reorder_seen[(prefix, k)] = seen
-                if seen >= REORDER_EVIDENCE:
-                    self.reorder.setdefault(prefix, set()).add(k)
-                if len(self._reorder_seen) > self.stats_cap:
-                    self._reorder_seen.pop(next(iter(self._reorder_seen)))
+                self._sibling_put(base, k + "=" + v, content)
+            else:
+                self._compare(prefix, k + "=" + v, other[0], other, content)
+
+    def _compare(self, prefix: str, label: str, other_label: str,
+                 other: tuple[str, int, int], content: Content) -> None:
+        """One piece of evidence that the key of ``label`` (``k=v``) does not make a new
+        view: the page ``other`` (``other_label``: the same key with another value, another
+        key, or "" for the page without it) shows the same blocks as ``content``."""
+        if label == other_label:
+            return
+        key = label.split("=", 1)[0]
+        if other[1] != content.fingerprint:
+            if not other_label:
+                # one page where the key's presence changes what is shown: it is a view
+                # (a saved query listing other issues on one month, alike on the rest)
+                self._changing.add((prefix, key))
+                self.inert.get(prefix, set()).discard(key)
+                if len(self._changing) > self.stats_cap:
+                    self._changing.pop()
+            return
+        if other[2] == content.order:
+            # the same blocks in the same order: only a key present on one page and absent
+            # from the other changes nothing — two values of one key showing the same (a
+            # pager past its end) or two keys reducing to one base page do not say so,
+            # and an empty page equals every empty page
+            if other_label or len(content.blocks) < CONTENT_MIN_BLOCKS \
+                    or (prefix, key) in self._changing:
+                return
+            learned = self.inert
+        else:
+            learned = self.reorder
+        evidence = (prefix, key, learned is self.inert)
+        seen = self._reorder_seen.get(evidence, 0) + 1
+        self._reorder_seen[evidence] = seen
+        if seen >= REORDER_EVIDENCE:
+            learned.setdefault(prefix, set()).add(key)
+        if len(self._reorder_seen) > self.stats_cap:
+            self._reorder_seen.pop(next(iter(self._reorder_seen)))
 
     def _copy(self, url: str, keys: PageKeys, declared: str | None,
               content: Content | None) -> frozenset[str] | None:

@@ -251,6 +251,73 @@ def test_a_sort_key_is_learned_from_the_pages() -> None:
         feed(cap, f"http://h/browser/{d}?order=size", d, list(reversed(entries)))
         feed(cap, f"http://h/browser/{d}?rev=r1x", d, entries)
     assert cap.reorder.get("h/browser") == {"order"}
+    # rev showed the same entries in the same order as the page without it: it changes
+    # nothing there, but alone it still names the file's view (tests below)
+    assert cap.inert.get("h/browser") == {"rev"}
+
+
+def _calendar(cap: SoftCap, project: str, spelling: str, month: int, year: int,
+              *, listed: list[str] | None = None) -> int | None:
+    """One month of a project's calendar, with its month in the heading and the same
+    empty grid every month (the trap), or ``listed`` entries."""
+    url = f"http://h/projects/{project}/calendar?{spelling}month={month}&year={year}"
+    lines = [f"Calendar: month {month} of {year}", "Mon Tue Wed Thu Fri Sat Sun",
+             "No issues due this month", "Previous month", "Next month"]
+    return feed(cap, url, f"Calendar - {project}", lines + (listed or []),
+                og_url=url, canonical=url)
+
+
+def _calendars(spellings: tuple[str, ...], *, months: int) -> SoftCap:
+    """Three projects' calendars, each spelling met first on the current month (its
+    overview links every spelling there), then months going back in every spelling."""
+    cap = SoftCap(20)
+    for project in WORDS[:3]:
+        feed(cap, f"http://h/projects/{project}", project.title(), items(len(project)))
+        for spelling in spellings:
+            _calendar(cap, project, spelling, 5, 2024)
+    for back in range(1, months + 1):
+        for project in WORDS[:3]:
+            for spelling in spellings:
+                _calendar(cap, project, spelling, 1 + back % 12, 2024 - back // 12)
+    return cap
+
+
+SPELLINGS = ("", "set_filter=1&", "query_id=3&")
+
+
+def test_a_calendar_reached_through_three_spellings_is_one_cluster() -> None:
+    """``set_filter=1`` and ``query_id=3`` show the very page the calendar shows without
+    them: learned from the pages, they make no view of their own, so the three link
+    spellings count as one suspect at one threshold (legit signals: 5 × 20 = 100), not
+    three suspects and three thresholds."""
+    cap = _calendars(SPELLINGS, months=40)
+    assert cap.inert.get("h/projects") == {"set_filter", "query_id"}
+    assert len(cap.events) == 1
+    event = cap.events[0]
+    assert event.effective_threshold == 100 and event.observed_count == 101
+    # the other spellings wait behind the one event too
+    assert cap.admit("http://h/projects/oak/calendar?query_id=3&month=1&year=1990") == 1
+    assert cap.admit("http://h/projects/oak/calendar?set_filter=1&month=1&year=1990") == 1
+
+
+def test_a_key_that_changes_the_page_keeps_its_own_view() -> None:
+    """The other direction: ``query_id=7`` lists other issues than the plain calendar on
+    the current month, and shows the same empty grid on every other month. One page where
+    the key changes what is shown makes it a view: the two spellings stay two clusters."""
+    cap = SoftCap(20)
+    for project in WORDS[:3]:
+        feed(cap, f"http://h/projects/{project}", project.title(), items(len(project)))
+        _calendar(cap, project, "", 5, 2024)
+        _calendar(cap, project, "query_id=7&", 5, 2024,
+                  listed=[f"Issue {project} {w}" for w in WORDS[:4]])
+    for back in range(1, 41):
+        for project in WORDS[:3]:
+            for spelling in ("", "query_id=7&"):
+                _calendar(cap, project, spelling, 1 + back % 12, 2024 - back // 12)
+    assert "query_id" not in cap.inert.get("h/projects", set())
+    assert len(cap.events) == 2
+    assert {tuple(e.gate["viewKeys"]) for e in cap.events} == {("month", "year"),
+                                                               ("month", "query_id", "year")}
 
 
 # ---------------------------------------------------------------- hubs
