@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--parallels", type=int, metavar="N",
                    help="Pages fetched at once. Example: --parallels 8." + _default("parallels"))
     p.add_argument("--interval", dest="interval_ms", type=int, metavar="MS",
-                   help="Pause between two requests, in ms. Example: --interval 500."
+                   help="Pause between two requests to the site, in ms (external links are "
+                   "checked without it). Example: --interval 500."
                    + _default("interval_ms"))
     p.add_argument("--exclude", dest="excludes", action="append", metavar="GLOB[,GLOB]",
                    help="Skip URLs whose path matches (or lies below a match of) a glob: "
@@ -189,6 +190,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="Most seconds one URL may take, every redirect and retry, headers "
                      "and body together (a server trickling a byte at a time ends there: "
                      "problem deadline)." + _default("page_timeout_s"))
+    lim.add_argument("--external-timeout", dest="external_timeout_s", type=float,
+                     metavar="S",
+                     help="Most seconds one external link's check may take, every redirect "
+                     "and attempt together. External links are checked by workers of "
+                     "their own (16, at most 2 at a time per host), so the site's pages "
+                     "never wait for them; a host that does not exist, refuses or accepts "
+                     "no connection fails every other link to it at once."
+                     + _default("external_timeout_s"))
     lim.add_argument("--max-links-per-page", type=int, metavar="N",
                      help="Most URLs not seen before that one page adds to the crawl; the "
                      "page records how many more it had." + _default("max_links_per_page"))
@@ -269,7 +278,8 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
         low = MINIMUM.get(name)
         if low is not None and value < low:
             parser.error(f"{FLAGS[name]} must be at least {low}, got {value}")
-    for name in ("timeout_s", "page_timeout_s", "stop_grace_s", "max_outage_s"):
+    for name in ("timeout_s", "page_timeout_s", "external_timeout_s", "stop_grace_s",
+                 "max_outage_s"):
         seconds = given.get(name)
         low_ok = name == "stop_grace_s" and seconds == 0
         if seconds is not None and not low_ok and not 0 < seconds < float("inf"):

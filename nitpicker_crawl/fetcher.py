@@ -23,6 +23,13 @@ What a server controls is bounded (docs/security.md, "Sites from strangers"):
 - **bytes**: bodies are decoded here, layer by layer and counted as they stream
   (:mod:`nitpicker_crawl.body`): past ``--max-body-size`` decoded bytes the page is a
   ``body-too-large`` problem with its status and headers, whatever the compression;
+- another host's links are checked by a fetcher of their own (``dead_hosts``): once a
+  host is found not to exist (DNS) or to refuse connections, every other link to it fails
+  at once with the same message instead of paying the same wait again — an offline crawl
+  of a manual linking 600 internet URLs pays one lookup per host, not three per URL; a
+  host that accepted no connection, or sent not even a status line within the whole
+  external deadline, fails its other links at once too, each saying it was *not
+  requested* and which link of that host went unanswered;
 - a same-site URL that redirects to another host ends at that host: under
   ``--no-fetch-external`` it is not requested (:class:`ExternalRedirect`), otherwise it
   is fetched as external links are, metadata only.
@@ -43,6 +50,8 @@ from .charset import decode_html
 from .urls import normalize
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+MAX_DEAD_HOSTS = 100_000
+"""Hosts remembered as dead (a page linking a million invented hosts stops growing it)."""
 HEAD_FALLBACK_STATUSES = frozenset({405, 501, 503})
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
@@ -172,8 +181,12 @@ class Fetcher:
 
     def __init__(self, *, user_agent: str, timeout_s: float, retry: int, parallels: int,
                  max_redirects: int = 10, disable_queries: bool = False,
-                 max_body: int = 50 << 20, page_timeout_s: float = 120.0) -> None:
+                 max_body: int = 50 << 20, page_timeout_s: float = 120.0,
+                 dead_hosts: bool = False, deadline_flag: str = "--page-timeout") -> None:
         self.timeout_s = timeout_s
+        self.deadline_flag = deadline_flag   # the flag that sets page_timeout_s
+        # host → the failure that showed nothing is there (see the module docstring)
+        self.dead_hosts: dict[str, tuple[str, str]] | None = {} if dead_hosts else None
         self.retry = max(1, retry)
         self.max_redirects = max_redirects
         self.disable_queries = disable_queries
@@ -207,6 +220,13 @@ class Fetcher:
         last: BaseException | None = None
         partial: Fetched | None = None  # the last attempt that got its headers
         spent = 0.0
+        host = httpx.URL(url).netloc.decode("ascii", "replace")
+        connect_failed = False
+        if self.dead_hosts is not None and host in self.dead_hosts:
+            first, message = self.dead_hosts[host]
+            head, sep, tail = message.partition(": not requested: ")
+            raise FetchError(url, head.replace(first, url) + sep + tail if sep
+                             else message.replace(first, url))
         for timeout in self._timeouts():
             remaining = deadline - loop.time()
             if remaining <= 0:
@@ -215,8 +235,11 @@ class Fetcher:
             answer: Fetched | None = None
             started = loop.time()
             try:
+                # connecting has a little less than the whole budget, so a host that
+                # never accepts is told apart from a server that accepted and went quiet
+                limits = httpx.Timeout(budget, connect=budget * 0.9)
                 async with asyncio.timeout(budget), \
-                        self.client.stream(method, url, timeout=budget) as response:
+                        self.client.stream(method, url, timeout=limits) as response:
                     answer = self._answer(url, response)
                     if want_body and method == "GET" and (any_type or answer.is_html):
                         answer.body = await read_body(
@@ -235,24 +258,41 @@ class Fetcher:
             except (TimeoutError, httpx.TimeoutException) as exc:
                 spent += loop.time() - started
                 last, partial = exc, answer or partial
+                connect_failed = isinstance(exc, httpx.ConnectTimeout)
                 continue
             except (httpx.TransportError, OSError) as exc:
                 last, partial = exc, None
                 if isinstance(exc, httpx.ConnectError) and _is_permanent(exc):
+                    self._remember_dead(host, url, describe_error(url, exc))
                     break
                 continue
         if last is None or isinstance(last, TimeoutError | httpx.TimeoutException):
             cut = loop.time() >= deadline - 0.05
-            within = (f"{self.page_timeout_s:g} s (--page-timeout)" if cut else
+            within = (f"{self.page_timeout_s:g} s ({self.deadline_flag})" if cut else
                       f"{spent:.0f} s ({len(self._timeouts())} attempts, "
                       f"--timeout {self.timeout_s:g})")
             if partial is not None:  # the status and headers came, the body did not
                 partial.body = None
                 partial.problem = f"deadline: the body of {url} was not complete after {within}"
                 return partial
+            if connect_failed or cut:
+                # accepted no connection, or sent not even a status line in the whole
+                # budget: the host's other links are not requested (said so in each)
+                kind = "deadline:" if cut else "ETIMEDOUT"   # the first link's own kind
+                self._remember_dead(host, url, f"{kind} {url}: not requested: {host} "
+                                    f"sent no answer to {url} within {within}")
             raise FetchError(url, f"deadline: {url} sent no complete answer within {within}"
                              if cut else f"ETIMEDOUT {url}: no complete answer within {within}")
         raise FetchError(url, describe_error(url, last))
+
+    def _remember_dead(self, host: str, url: str, message: str) -> None:
+        if self.dead_hosts is not None and len(self.dead_hosts) < MAX_DEAD_HOSTS:
+            self.dead_hosts[host] = (url, message)
+
+    def forget_dead_hosts(self) -> None:
+        """The network was out: what failed meanwhile says nothing about the hosts."""
+        if self.dead_hosts is not None:
+            self.dead_hosts.clear()
 
     @staticmethod
     def _answer(url: str, response: httpx.Response) -> Fetched:
@@ -310,7 +350,9 @@ class Fetcher:
                 if head_first:
                     try:
                         head = await self._request("HEAD", current, False, deadline)
-                    except FetchError:
+                    except FetchError as failed:
+                        if failed.message.startswith(PERMANENT):
+                            raise  # nothing there: a GET would only wait for it again
                         head = None
                 if head is not None and head.status not in HEAD_FALLBACK_STATUSES and not (
                         body and head.is_html and head.status not in REDIRECT_STATUSES):
@@ -341,10 +383,12 @@ class Fetcher:
                               "redirects", redirects=hops)
 
 
+PERMANENT = ("connect ECONNREFUSED", "getaddrinfo ENOTFOUND")
+"""Failures that do not get better by retrying at once: no server, no such host."""
+
+
 def _is_permanent(exc: BaseException) -> bool:
-    """Connection refused and unknown hosts do not get better by retrying at once."""
-    message = describe_error("http://x/", exc)
-    return message.startswith(("connect ECONNREFUSED", "getaddrinfo ENOTFOUND"))
+    return describe_error("http://x/", exc).startswith(PERMANENT)
 
 
 async def sleep_ms(ms: int) -> None:

@@ -10,8 +10,11 @@ come before the views of their views), and across path shapes no family can star
 others — a trap whose pages each link two or
 three new trap URLs fills its own queue, not everyone's, so the rest of the site keeps
 being crawled at its own pace and the trap's pages come up (and get capped) early.
-Everything else (images, PDFs, external links) waits in a second FIFO served when no page
-is queued: the guess only changes order, never coverage.
+Everything else of the site (images, PDFs) waits in a second FIFO served when no page
+is queued: the guess only changes order, never coverage. External links wait in a third,
+served only to the workers of their own lane (``next(external=True)``): a slow or dead
+host somewhere else never holds a worker of the site, and the site's URLs never queue
+behind the link checks.
 
 ``next`` waits while other workers may still discover URLs and returns None once
 nothing is queued or in flight — the crawl's end.
@@ -27,10 +30,15 @@ import asyncio
 from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from nitpicker_query.keys import parent_key, shape_key, split_shape
 
 from .urls import is_likely_html
+
+EXTERNAL_PER_HOST = 2
+"""External links of one host checked at once (a page linking 300 URLs of one host does
+not have them asked all at once)."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,7 @@ class Frontier:
     is queued or in flight any more (the soft cap's release mechanism (c))."""
 
     def __init__(self, on_parent_idle: Callable[[str], None] | None = None, *,
-                 max_queued: int | None = None) -> None:
+                 max_queued: int | None = None, per_host: int = EXTERNAL_PER_HOST) -> None:
         self._on_parent_idle = on_parent_idle
         self.max_queued = max_queued
         self._pending_by_parent: Counter[str] = Counter()
@@ -54,6 +62,12 @@ class Frontier:
         self._pages: OrderedDict[str, deque[QueueItem]] = OrderedDict()
         self._page_count = 0
         self._rest: deque[QueueItem] = deque()
+        # external links: host → its FIFO, served in turn to hosts with room (at most
+        # ``per_host`` of one host in flight: a worker never waits for a busy host)
+        self._external: OrderedDict[str, deque[QueueItem]] = OrderedDict()
+        self._external_count = 0
+        self._host_busy: Counter[str] = Counter()
+        self.per_host = per_host
         self.seen: set[str] = set()
         self.in_flight = 0
         self.closed = False
@@ -72,7 +86,7 @@ class Frontier:
 
     @property
     def queued(self) -> int:
-        return self._page_count + len(self._rest)
+        return self._page_count + len(self._rest) + self._external_count
 
     @property
     def full(self) -> bool:
@@ -88,7 +102,7 @@ class Frontier:
         if not external and is_likely_html(url):
             self._enqueue_page(item)
         else:
-            self._rest.append(item)
+            self._enqueue(item)
         if external:
             self.found_external += 1
         else:
@@ -105,7 +119,36 @@ class Frontier:
         if self._on_parent_idle is not None:
             self._pending_by_parent[parent_key(url)] += 1
 
-    def _pop(self) -> QueueItem:
+    def _enqueue(self, item: QueueItem) -> None:
+        """An external link into its host's FIFO, anything else of the site into the rest."""
+        if item.external:
+            self._external.setdefault(urlsplit(item.url).netloc, deque()).append(item)
+            self._external_count += 1
+        else:
+            self._rest.append(item)
+
+    def _ready_host(self) -> str | None:
+        """The first host (in turn) with a link queued and room for one more in flight."""
+        return next((h for h in self._external if self._host_busy[h] < self.per_host), None)
+
+    def _has(self, external: bool) -> bool:
+        if external:
+            return self._ready_host() is not None
+        return bool(self._page_count or self._rest)
+
+    def _pop(self, external: bool) -> QueueItem:
+        if external:
+            host = self._ready_host()
+            assert host is not None
+            queue = self._external[host]
+            item = queue.popleft()
+            self._external_count -= 1
+            self._host_busy[host] += 1
+            if queue:
+                self._external.move_to_end(host)
+            else:
+                del self._external[host]
+            return item
         if self._page_count:
             shape, queue = next(iter(self._pages.items()))
             item = queue.popleft()
@@ -117,16 +160,18 @@ class Frontier:
             return item
         return self._rest.popleft()
 
-    async def next(self) -> QueueItem | None:
-        """The next URL to fetch; None when the crawl is over (or stopped)."""
+    async def next(self, *, external: bool = False) -> QueueItem | None:
+        """The next URL to fetch — of the site, or an external link with ``external`` —;
+        None when the crawl is over (or stopped): nothing queued in either lane and
+        nothing in flight."""
         async with self._changed:
             while True:
                 if self.closed:
                     return None
-                if self._page_count or self._rest:
+                if self._has(external):
                     self.in_flight += 1
-                    return self._pop()
-                if self.in_flight == 0:
+                    return self._pop(external)
+                if self.in_flight == 0 and not self.queued:
                     if await self._refilled():
                         continue
                     self._changed.notify_all()
@@ -135,7 +180,7 @@ class Frontier:
 
     async def _refilled(self) -> bool:
         for refill in self.refills:
-            if await refill() and (self._page_count or self._rest):
+            if await refill() and self.queued:
                 return True
         return False
 
@@ -145,7 +190,8 @@ class Frontier:
         the queue's lock: a refill (which runs under it) calls it too."""
         if self.closed:
             return
-        self._rest.extend(items)
+        for item in items:
+            self._enqueue(item)
         self._wake_soon()
 
     def _wake_soon(self) -> None:
@@ -173,6 +219,11 @@ class Frontier:
     async def done(self, item: QueueItem | None = None) -> None:
         async with self._changed:
             self.in_flight -= 1
+            if item is not None and item.external:
+                host = urlsplit(item.url).netloc
+                self._host_busy[host] -= 1
+                if self._host_busy[host] <= 0:
+                    del self._host_busy[host]
             self._changed.notify_all()
         if item is not None and not item.external and self._on_parent_idle is not None:
             key = parent_key(item.url)

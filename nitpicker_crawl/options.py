@@ -28,6 +28,7 @@ FLAGS: dict[str, str] = {
     "dedupe_allow": "--dedupe-allow", "follow_nofollow": "--follow-nofollow",
     "detect_tech": "--detect-tech", "max_body_size": "--max-body-size",
     "page_timeout_s": "--page-timeout", "max_links_per_page": "--max-links-per-page",
+    "external_timeout_s": "--external-timeout",
     "max_queued": "--max-queued", "stop_grace_s": "--stop-grace",
     "max_tab_memory_mb": "--max-tab-memory", "templates": "--templates",
     "sitemap": "--sitemap", "max_outage_s": "--max-outage",
@@ -79,6 +80,7 @@ class CrawlOptions:
     # limits on what a site controls (docs/security.md, "Sites from strangers")
     max_body_size: int = 50 << 20       # decoded bytes of one body (HTML, external title)
     page_timeout_s: float = 120.0       # one URL: every hop, retry, header and body byte
+    external_timeout_s: float = 15.0    # one external link: every hop and attempt
     max_links_per_page: int = 5000      # new URLs taken from one page
     max_queued: int = 1_000_000         # URLs waiting in the frontier
     stop_grace_s: float = 10.0          # Ctrl-C / SIGTERM: how long pages in flight get

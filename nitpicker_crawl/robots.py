@@ -171,8 +171,13 @@ class Robots:
     """Answers "may we fetch this URL?" per origin (see the module for every case)."""
 
     def __init__(self, fetcher: Fetcher, user_agent: str,
-                 on_note: Callable[[str, str], None] | None = None) -> None:
+                 on_note: Callable[[str, str], None] | None = None, *,
+                 links_only: bool = False) -> None:
         self.fetcher = fetcher
+        # True: the origins of external links, each checked once: the fetcher's own
+        # deadline bounds a fetch (--external-timeout; the fetcher remembers a host that
+        # let it pass), and an unreachable robots.txt is not asked again after 1 and 3 s
+        self.links_only = links_only
         self.product = user_agent.split("/", 1)[0].split()[0].lower() if user_agent.strip() \
             else "*"
         self.on_note = on_note
@@ -209,7 +214,7 @@ class Robots:
 
     async def _load(self, key: str) -> _State:
         robots_url = f"{key}/robots.txt"
-        delays = RETRY_DELAYS_S if key not in self._tried else ()
+        delays = RETRY_DELAYS_S if key not in self._tried and not self.links_only else ()
         self._tried.add(key)
         outcome = await self._try(robots_url)
         for delay in delays:
@@ -229,8 +234,9 @@ class Robots:
         """One fetch: the state it settles, or what made robots.txt unreachable."""
         fetcher = self.fetcher
         try:
-            answer = await asyncio.wait_for(fetcher.get(robots_url, limit=PARSE_LIMIT),
-                                            timeout=fetcher.timeout_s)
+            answer = await asyncio.wait_for(
+                fetcher.get(robots_url, limit=PARSE_LIMIT),
+                timeout=None if self.links_only else fetcher.timeout_s)
         except TimeoutError:
             return f"sent no complete answer within {fetcher.timeout_s:g} s (--timeout)"
         except FetchError as exc:

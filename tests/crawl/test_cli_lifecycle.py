@@ -41,7 +41,9 @@ def _wait_for_pages(workdir: Path, minimum: int, timeout: float = 60) -> None:
         if db.exists():
             try:
                 conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
-                n = conn.execute("SELECT count(*) FROM pages WHERE status = 200").fetchone()[0]
+                # the site's pages: external links are checked beside them, from the start
+                n = conn.execute("SELECT count(*) FROM pages WHERE status = 200 AND scraped = 1 "
+                                 "AND isExternal = 0").fetchone()[0]
                 conn.close()
                 if n >= minimum:
                     return

@@ -178,11 +178,19 @@ def test_frontier_is_breadth_first_pages_before_assets() -> None:
             f.add(url, external=url.startswith("http://x"), metadata_only=False)
         assert not f.add("http://h/1/", external=False, metadata_only=False)  # seen
         got = []
-        while (item := await f.next()) is not None:
+        for _ in range(4):   # the site's lane: pages first, then the rest of the site
+            item = await f.next()
+            assert item is not None
             got.append(item.url)
             if item.url == "http://h/1/":
                 f.add("http://h/1/next/", external=False, metadata_only=False)
-            await f.done()
+            await f.done(item)
+        # the external link waits in a lane of its own, for the external workers
+        item = await f.next(external=True)
+        assert item is not None
+        got.append(item.url)
+        await f.done(item)
+        assert await f.next() is None and await f.next(external=True) is None
         return got
 
     assert asyncio.run(order()) == ["http://h/1/", "http://h/2/", "http://h/1/next/",
