@@ -239,6 +239,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Continue a crawl: a .nitpicker file (written back in place) or an "
                    "interrupted crawl's ._nitpicker-<name> directory, with its stored "
                    "options. Pages already fetched are not fetched again.")
+    p.add_argument("--add-root", action="store_true",
+                   help="With --resume: also crawl the start URLs given, which widens the "
+                   "crawl's scope (without it, a start URL the crawl does not have is "
+                   "refused).")
     p.add_argument("--silent", action="store_true", default=None, help="No progress line.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -328,6 +332,30 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
+def _with_scheme(parser: argparse.ArgumentParser, url: str) -> tuple[str, bool]:
+    """A start URL as typed, made one (and whether a scheme was assumed), or a usage error
+    that says what is wrong with it: an archive named where a URL goes, a port out of
+    range. ``example.com/docs`` is ``https://example.com/docs`` (a browser's guess
+    today); ``localhost:8000`` and an IP address are ``http://`` (a local server)."""
+    if Path(url).exists() and (url.endswith(".nitpicker") or Path(url).is_dir()):
+        parser.error(f"{url} is an archive, not a URL: continue its crawl with --resume "
+                     f"{shlex.quote(url)}, read it with nitpicker-query summary "
+                     f"{shlex.quote(url)}")
+    assumed = False
+    if "://" not in url and not url.lower().startswith(("http:", "https:")):
+        host = urlsplit("//" + url).hostname or ""
+        if not host or " " in url:
+            return url, False
+        local = host == "localhost" or host.replace(".", "").isdigit() or ":" in host
+        url, assumed = ("http://" if local else "https://") + url, True
+    try:
+        _ = urlsplit(url).port   # raises for a port out of range
+    except ValueError:
+        netloc = urlsplit(url).netloc
+        parser.error(f"{url}: the port in {netloc!r} is not a number from 1 to 65535")
+    return url, assumed
+
+
 def _resume_command(path: Path) -> str:
     return f"{PROG} --resume {shlex.quote(os.path.relpath(path))}"
 
@@ -353,7 +381,13 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
             if name in stored and stored[name] != value:
                 print(f"{PROG}: {_given_as(name, value)} overrides the crawl's "
                       f"{_given_as(name, stored[name])}", file=sys.stderr)
-        roots = kept + [r for r in roots if r not in kept]
+        added = [r for r in roots if r not in kept]
+        if added and kept and not args.add_root:
+            writer.give_up()
+            parser.error(f"{added[0]} is not a start URL of the crawl being resumed "
+                         f"({kept[0]}{' …' if len(kept) > 1 else ''}): add --add-root to "
+                         "crawl it too (its scope is added), or leave it out")
+        roots = kept + added
         if not roots:
             writer.give_up()
             raise NitpickerError("the archive records no start URL to resume from")
@@ -586,9 +620,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _check_ranges(parser, given)
     roots: list[str] = []
     for url in args.urls:
+        url, assumed = _with_scheme(parser, url)
         identity = normalize(url)
         if identity is None:
             parser.error(f"not an http(s) URL: {url!r} (example: https://example.com/)")
+        if assumed:
+            print(f"{PROG}: {args.urls[len(roots)]} has no scheme: crawling {identity}",
+                  file=sys.stderr)
         roots.append(identity)  # a browser's reading: https://Bücher.example/ is xn--…
     listed = None
     if args.list_file is not None:  # read before anything is written: a bad list changes nothing

@@ -335,8 +335,8 @@ class Archive:
         if row is None:
             if self.mode == "stub":
                 raise NotAnArchive(
-                    "Stub is still being initialised (info row missing); try again in a "
-                    f"moment: {display}", self.path,
+                    "The crawl directory is still being set up (no info row yet); try again "
+                    f"in a moment: {display}", self.path,
                 )
             check_version(None, str(self.path))
         assert row is not None
@@ -447,12 +447,12 @@ def classify(path: Path) -> str:
         if (path / "db.sqlite").is_file():
             return "stub"
         raise NotAnArchive(
-            f"Directory does not look like a Nitpicker stub (missing db.sqlite): {path.name}",
+            f"Directory is not a crawl in progress (no db.sqlite in it): {path.name}",
             path,
         )
     raise NotAnArchive(
-        "Invalid path. Only .nitpicker archive files or stub directories (containing "
-        f"db.sqlite) are supported: {path.name}", path,
+        "Invalid path. Only .nitpicker archive files or the directory of a crawl in "
+        f"progress (._nitpicker-<name>, holding db.sqlite) are supported: {path.name}", path,
     )
 
 
@@ -517,7 +517,7 @@ def open_archive(path: str | os.PathLike[str], *,
         pid = holder.pid if holder is not None and holder.alive else None
         if pid is not None:
             print(
-                f"[nitpicker] Crawler appears to be running on this stub (PID {pid}). "
+                f"[nitpicker] A crawler is writing this crawl directory (PID {pid}). "
                 "Showing a read-only view — data may be incomplete.",
                 file=sys.stderr,
             )

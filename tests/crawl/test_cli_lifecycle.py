@@ -92,11 +92,34 @@ def test_globs_of_the_dialect_are_taken(tmp_path: Path, zoo: TrapZoo) -> None:
     assert r.returncode in (0, 3), r.stderr
 
 
-def test_invalid_url_is_a_usage_error(tmp_path: Path) -> None:
-    r = run_crawl(tmp_path, "example.com")
+@pytest.mark.parametrize(("typed", "said"), [
+    ("ftp://example.com/", "not an http(s) URL: 'ftp://example.com/'"),
+    ("http://127.0.0.1:99999/", "http://127.0.0.1:99999/: the port in '127.0.0.1:99999' is "
+     "not a number from 1 to 65535"),
+    ("old.nitpicker", "old.nitpicker is an archive, not a URL: continue its crawl with "
+     "--resume old.nitpicker, read it with nitpicker-query summary old.nitpicker"),
+])
+def test_invalid_url_is_a_usage_error(tmp_path: Path, typed: str, said: str) -> None:
+    (tmp_path / "old.nitpicker").write_bytes(b"an archive")
+    r = run_crawl(tmp_path, typed)
     assert r.returncode == 2
-    assert "not an http(s) URL: 'example.com'" in r.stderr and "Traceback" not in r.stderr
-    assert list(tmp_path.iterdir()) == []
+    assert said in r.stderr.strip().splitlines()[-1] and "Traceback" not in r.stderr
+    assert [f.name for f in tmp_path.iterdir()] == ["old.nitpicker"]
+
+
+def test_a_url_without_a_scheme_is_taken_as_a_browser_would(tmp_path: Path,
+                                                             zoo: TrapZoo) -> None:
+    """``127.0.0.1:PORT/blog/`` is crawled as ``http://…`` (a local server), and says so;
+    the other direction, a name, is ``https://`` (checked without a request)."""
+    typed = zoo.url.removeprefix("http://") + "blog/"
+    r = run_crawl(tmp_path, typed, "-o", "b.nitpicker", "--no-render", "--max-pages", "3",
+                  "--no-fetch-external")
+    assert r.returncode == 3, r.stderr
+    assert f"{typed} has no scheme: crawling {zoo.url}blog/" in r.stderr
+    assert q.get_summary(tmp_path / "b.nitpicker")["roots"] == [zoo.url + "blog/"]
+    from nitpicker_crawl.cli import _with_scheme, build_parser
+    assert _with_scheme(build_parser(), "example.com/docs") == ("https://example.com/docs",
+                                                                 True)
 
 
 def test_unreachable_start_url_exits_1_and_writes_no_archive(tmp_path: Path) -> None:

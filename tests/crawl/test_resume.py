@@ -295,3 +295,24 @@ def test_resume_tries_the_failed_urls_again_and_says_what_it_resumes(tmp_path: P
     finally:
         site.server.shutdown()
         site.server.server_close()
+
+
+def test_resume_with_another_start_url_asks_for_add_root(tmp_path: Path, zoo: TrapZoo) -> None:
+    """A start URL given to --resume widens the scope: refused in one line, the archive
+    untouched; with --add-root it is crawled too and recorded among the roots."""
+    first = run_crawl(tmp_path, zoo.url + "blog/", "-o", "s.nitpicker", "--no-render",
+                      "--max-pages", "5", "--silent", "--no-fetch-external")
+    assert first.returncode == 3, first.stderr
+    before = _files(tmp_path)
+    r = run_crawl(tmp_path, "--resume", "s.nitpicker", zoo.url + "products/", "--silent")
+    assert r.returncode == 2
+    last = r.stderr.strip().splitlines()[-1]
+    assert f"{zoo.url}products/ is not a start URL of the crawl being resumed" in last
+    assert "--add-root" in last
+    assert _files(tmp_path) == before
+    r = run_crawl(tmp_path, "--resume", "s.nitpicker", zoo.url + "products/", "--add-root",
+                  "--silent", "--max-pages", "100000")
+    assert r.returncode == 0, r.stderr
+    roots = q.get_summary(tmp_path / "s.nitpicker")["roots"]
+    assert roots == [zoo.url + "blog/", zoo.url + "products/"]
+    assert q.list_pages(tmp_path / "s.nitpicker", directory="/products")["total"] > 0

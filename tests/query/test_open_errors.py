@@ -63,7 +63,7 @@ def test_missing_path(tmp_path: Path) -> None:
 
 def test_directory_without_db(tmp_path: Path) -> None:
     (tmp_path / "crawl").mkdir()
-    _expect(tmp_path / "crawl", NotAnArchive, "missing db.sqlite")
+    _expect(tmp_path / "crawl", NotAnArchive, "not a crawl in progress (no db.sqlite in it)")
 
 
 def test_directory_named_like_an_archive(tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_gzipped_tar_is_refused(tmp_path: Path, base_archive: Path) -> None:
 def test_other_file_type(tmp_path: Path) -> None:
     p = tmp_path / "site.sqlite"
     p.write_bytes(b"x")
-    _expect(p, NotAnArchive, "Only .nitpicker archive files or stub directories")
+    _expect(p, NotAnArchive, "Only .nitpicker archive files or the directory of a crawl in progress")
 
 
 def test_truncated_tar(tmp_path: Path, base_archive: Path) -> None:

@@ -144,7 +144,7 @@ def test_live_crawler_is_reported_and_wal_rows_are_seen(tmp_path: Path, extended
             urls = [i["url"] for i in q.list_pages(archive, limit=1000)["items"]]
         assert "http://localhost/fresh" in urls
         err = capfd.readouterr().err  # type: ignore[attr-defined]
-        assert f"Crawler appears to be running on this stub (PID {os.getpid()})" in err
+        assert f"A crawler is writing this crawl directory (PID {os.getpid()})" in err
     finally:
         locks.release(stub)
         writer.close()
