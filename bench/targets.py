@@ -1,6 +1,7 @@
 """What the real third-party targets share (``mediawiki.py``, ``dokuwiki.py``,
-``trac.py``; ``cluster_corpora.py``'s Sphinx documentation and Pelican blog): a free
-port, a server process served as a group, and Debian packages installed when root.
+``trac.py``, ``apache_doc.py``; ``cluster_corpora.py``'s Sphinx documentation and Pelican
+blog): a free port, a server process served as a group, and Debian packages installed
+when root.
 
     python bench/targets.py          # install every target's packages (root), say what is missing
 
@@ -82,6 +83,7 @@ def libreoffice_missing() -> str | None:
 
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import apache_doc
     import cluster_corpora
     import dokuwiki
     import hgweb
@@ -94,6 +96,7 @@ def main() -> int:
                          ("trac", trac.ensure_installed),
                          ("redmine", redmine.ensure_installed),
                          ("hgweb", hgweb.ensure_installed),
+                         ("apache2-doc", apache_doc.ensure_installed),
                          ("sphinx docs", cluster_corpora.sphinx_missing),
                          ("pelican", cluster_corpora.pelican_missing),
                          ("libreoffice", libreoffice_missing)):
