@@ -103,14 +103,16 @@ def _site_handler(pages: int, links: list[str]) -> type[http.server.BaseHTTPRequ
 
 
 @contextlib.contextmanager
-def world(pages: int) -> Iterator[str]:
-    """The site and its external hosts, served until the block ends; yields the site's URL."""
+def world(pages: int, hosts: dict[str, int] | None = None) -> Iterator[str]:
+    """The site and its external hosts (``hosts``: how many of each kind, by default
+    :data:`HOSTS_PER_KIND`), served until the block ends; yields the site's URL."""
+    per_kind = HOSTS_PER_KIND if hosts is None else hosts
     servers: list[http.server.HTTPServer] = []
     hung: list[socket.socket] = []
     links: list[str] = []
     i = 0
     for kind in KINDS:
-        for _ in range(HOSTS_PER_KIND[kind]):
+        for _ in range(per_kind.get(kind, 0)):
             i += 1
             address = f"127.0.1.{i}"
             if kind in ("slow", "fine"):
@@ -144,18 +146,23 @@ def world(pages: int) -> Iterator[str]:
             sock.close()
 
 
-def crawl(tree: Path, url: str, external: bool) -> tuple[float, str]:
-    """Seconds of one crawl with ``tree``'s crawler, and its last line."""
+def crawl(tree: Path, url: str, external: bool, wall: float) -> tuple[float, str]:
+    """Seconds of one crawl with ``tree``'s crawler, and its last line; ``inf`` when it
+    was still running after ``wall`` seconds (stopped there)."""
     out = Path(tempfile.mkdtemp(prefix="bench-ext-")) / "x.nitpicker"
     args = [sys.executable, "-m", "nitpicker_crawl.cli", url, "-o", str(out), "--no-render",
             "--parallels", "4", "--silent", "--no-sitemap"]
     if not external:
         args.append("--no-fetch-external")
     started = time.monotonic()
-    done = subprocess.run(args, cwd=tree, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(tree)})
+    try:
+        done = subprocess.run(args, cwd=tree, capture_output=True, text=True, timeout=wall,
+                              env={**os.environ, "PYTHONPATH": str(tree)})
+    except subprocess.TimeoutExpired:
+        return float("inf"), f"still running after {wall:g} s: stopped"
+    finally:
+        out.unlink(missing_ok=True)
     seconds = time.monotonic() - started
-    out.unlink(missing_ok=True)
     return seconds, (done.stderr.strip().splitlines() or [""])[-1][:160]
 
 
@@ -164,6 +171,11 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--base", default=None, help="an earlier commit to compare with")
+    parser.add_argument("--wall", type=float, default=300,
+                        help="seconds after which a crawl is stopped and reported as longer")
+    parser.add_argument("--per-kind", action="store_true",
+                        help="also one site per kind of host (this tree only): what each "
+                        "kind costs on its own")
     add_flag(parser)
     args = parser.parse_args()
     trees = {"this tree": ROOT}
@@ -179,7 +191,7 @@ def main() -> None:
             for _ in range(args.rounds):
                 for label, tree in trees.items():
                     for external in (False, True):
-                        seconds, last = crawl(tree, url, external)
+                        seconds, last = crawl(tree, url, external, args.wall)
                         times.setdefault((label, external), []).append(seconds)
                         print(f"{label} externals={external}: {seconds:.1f} s  {last}",
                               file=sys.stderr)
@@ -191,15 +203,37 @@ def main() -> None:
     for label in trees:
         without = statistics.median(times[label, False])
         with_ = statistics.median(times[label, True])
-        rows.append(f"| {label} | {without:.1f} | {with_:.1f} | **{with_ / without:.2f}×** |")
+        if with_ == float("inf"):
+            rows.append(f"| {label} | {without:.1f} | > {args.wall:g} (stopped) | "
+                        f"**> {args.wall / without:.0f}×** |")
+        else:
+            rows.append(f"| {label} | {without:.1f} | {with_:.1f} | "
+                        f"**{with_ / without:.2f}×** |")
     hosts = ", ".join(f"{HOSTS_PER_KIND[k]} {k}" for k in KINDS)
     head = (f"`python bench/external_checks.py --pages {args.pages} --rounds {args.rounds}"
-            f"{' --base ' + args.base if args.base else ''}` ({os.cpu_count()} cores, "
+            f"{' --base ' + args.base if args.base else ''} --wall {args.wall:g}` "
+            f"({os.cpu_count()} cores, "
             f"{time.strftime('%Y-%m-%d')}): {args.pages} pages linking "
             f"{sum(HOSTS_PER_KIND.values()) * 5} external URLs on {hosts} hosts; "
             f"median seconds of {args.rounds} alternating rounds, `--no-render --parallels 4`"
             "\n\n| crawler | --no-fetch-external (s) | with external checks (s) | ratio |\n"
             "|---|---|---|---|\n")
+    if args.per_kind:
+        rows_kind = []
+        for kind in KINDS:
+            alone = {kind: HOSTS_PER_KIND[kind]}
+            runs: dict[bool, list[float]] = {False: [], True: []}
+            with world(args.pages, alone) as url:
+                for _ in range(args.rounds):
+                    for external in (False, True):
+                        runs[external].append(crawl(ROOT, url, external, args.wall)[0])
+            without, with_ = (statistics.median(runs[e]) for e in (False, True))
+            rows_kind.append(f"| {HOSTS_PER_KIND[kind]} {kind} hosts, "
+                             f"{HOSTS_PER_KIND[kind] * 5} links | {without:.1f} | "
+                             f"{with_:.1f} | **{with_ / without:.2f}×** |")
+        rows.append("\nEach kind alone (this tree, `--per-kind`):\n\n| external hosts | "
+                    "--no-fetch-external (s) | with external checks (s) | ratio |\n"
+                    "|---|---|---|---|\n" + "\n".join(rows_kind))
     emit("external-checks", head + "\n".join(rows), write=args.write)
 
 

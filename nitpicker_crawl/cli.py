@@ -194,9 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
                      metavar="S",
                      help="Most seconds one external link's check may take, every redirect "
                      "and attempt together. External links are checked by workers of "
-                     "their own (16, at most 2 at a time per host), so the site's pages "
-                     "never wait for them; a host that does not exist, refuses or accepts "
-                     "no connection fails every other link to it at once."
+                     "their own (32; one link at a time for a new host, then at most 2), "
+                     "so the site's pages never wait for them; a host that does not exist, "
+                     "refuses or sends no answer fails every other link to it at once."
                      + _default("external_timeout_s"))
     lim.add_argument("--max-links-per-page", type=int, metavar="N",
                      help="Most URLs not seen before that one page adds to the crawl; the "

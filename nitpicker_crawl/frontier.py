@@ -38,7 +38,9 @@ from .urls import is_likely_html
 
 EXTERNAL_PER_HOST = 2
 """External links of one host checked at once (a page linking 300 URLs of one host does
-not have them asked all at once)."""
+not have them asked all at once); one until its first link is done."""
+MAX_SETTLED_HOSTS = 1_000_000
+"""External hosts remembered as settled (past it, new hosts stay at one link at a time)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,10 @@ class Frontier:
         self._external: OrderedDict[str, deque[QueueItem]] = OrderedDict()
         self._external_count = 0
         self._host_busy: Counter[str] = Counter()
+        # hosts one of whose links is done: their robots.txt and connection are settled,
+        # so the next ones may go ``per_host`` at a time (a host never heard of gets one
+        # worker: a second would only wait on its robots.txt, or its silence, too)
+        self._settled: set[str] = set()
         self.per_host = per_host
         self.seen: set[str] = set()
         self.in_flight = 0
@@ -129,7 +135,8 @@ class Frontier:
 
     def _ready_host(self) -> str | None:
         """The first host (in turn) with a link queued and room for one more in flight."""
-        return next((h for h in self._external if self._host_busy[h] < self.per_host), None)
+        return next((h for h in self._external if self._host_busy[h] < (
+            self.per_host if h in self._settled else 1)), None)
 
     def _has(self, external: bool) -> bool:
         if external:
@@ -221,6 +228,8 @@ class Frontier:
             self.in_flight -= 1
             if item is not None and item.external:
                 host = urlsplit(item.url).netloc
+                if len(self._settled) < MAX_SETTLED_HOSTS:
+                    self._settled.add(host)
                 self._host_busy[host] -= 1
                 if self._host_busy[host] <= 0:
                     del self._host_busy[host]
