@@ -696,7 +696,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    pages_saved=outcome.pages_saved)
     stored = _templates(writer, options, silent=bool(args.silent)) \
         if outcome.stop_reason != "interrupted" else None
-    totals = crawl_totals(writer.conn)  # in summary's words: the two always agree
+    totals = crawl_totals(writer.conn,  # in summary's words: the two always agree
+                          externals_checked=options.fetch_external)
     failed_start = _failed_start(writer.conn, options.roots) if totals["htmlPages"] == 0 \
         else None
     output = writer.close()

@@ -248,7 +248,8 @@ class Crawler:
                 events += 1
         self.counters.internal_found = self.frontier.found_internal
         self.counters.external_found = self.frontier.found_external
-        totals = crawl_totals(self.writer.conn)  # the words and numbers summary uses
+        totals = crawl_totals(self.writer.conn,  # the words and numbers summary uses
+                              externals_checked=self.options.fetch_external)
         self.counters.pages_saved = totals["htmlPages"]
         return Resumed(totals["urls"], totals["htmlPages"], queued - retried, retried, events)
 
@@ -772,6 +773,11 @@ class Crawler:
                 final, "excluded (--exclude-keyword)", False, sources))
             return False
         fields = extraction.page_fields(raw, final)
+        redirect = extraction.client_redirect(
+            fields["meta_extras"], fetched.headers,
+            rendered.navigations if rendered is not None else [], final)
+        if redirect is not None:
+            fields["meta_extras"]["clientRedirect"] = redirect
         refused: list[tuple[str, str, int | None]] = []
         notes: list[tuple[str, str]] = []
         robots_header = (fetched.headers.get("x-robots-tag") or "").lower()
@@ -785,13 +791,17 @@ class Crawler:
             self.outcome.problem_pages += 1
             self.outcome.first_problem = self.outcome.first_problem or \
                 f"{fit(final, 200)}: {problems[0][1]}"
+        # where the page sends a browser (a meta refresh, a Refresh header, a script's
+        # navigation): followed as a browser would, rendered or not
+        targets = [redirect["to"]] if redirect is not None else []
         if rendered is not None:
-            for target in rendered.navigations:  # where the page's script wanted to go
-                url = normalize(target, disable_queries=self.options.disable_queries)
-                if url is not None and url not in self.frontier.seen and \
-                        self.scope.is_internal(url) and not self.frontier.full and \
-                        not self._take(url, True, refused, nofollow_page):
-                    self.frontier.mark_seen(url)
+            targets += rendered.navigations
+        for target in targets:
+            url = normalize(target, disable_queries=self.options.disable_queries)
+            if url is not None and url not in self.frontier.seen and \
+                    self.scope.is_internal(url) and not self.frontier.full and \
+                    not self._take(url, True, refused, nofollow_page):
+                self.frontier.mark_seen(url)
         images = extraction.images(raw, final) if self.options.image else []
         jsonld = extraction.jsonld(raw)
         tags = None

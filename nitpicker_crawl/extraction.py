@@ -125,8 +125,52 @@ def page_fields(raw: RawDocument, url: str) -> dict[str, Any]:
             extras[rel] = rels[rel]
     if named.get("referrer"):
         extras["referrer"] = named["referrer"]
+    refresh = refresh_target(named.get("refresh"), base)
+    if refresh is not None:
+        extras["refresh"] = {"delay": refresh[0], "to": refresh[1]}
     fields["meta_extras"] = extras
     return fields
+
+
+def client_redirect(extras: dict[str, Any], headers: dict[str, str],
+                    navigations: list[str], url: str) -> dict[str, Any] | None:
+    """Where the page sends a browser on its own, once loaded — ``meta_extras.
+    clientRedirect``: ``{kind, to, delay}``, ``kind`` one of ``meta-refresh`` (the
+    ``<meta http-equiv=refresh>`` read by :func:`page_fields`), ``refresh-header`` (a
+    ``Refresh`` response header) or ``javascript`` (a navigation a script started while
+    the page was rendered; unknown without rendering). Upstream's format has no place
+    for them: a page answering 200 is stored as one, and this says it is a redirect."""
+    refresh = extras.get("refresh")
+    if isinstance(refresh, dict):
+        return {"kind": "meta-refresh", **refresh}
+    header = refresh_target(headers.get("refresh"), url)
+    if header is not None:
+        return {"kind": "refresh-header", "delay": header[0], "to": header[1]}
+    own = url.split("#", 1)[0]
+    target = next((n for n in navigations if n.split("#", 1)[0] != own), None)
+    return None if target is None else {"kind": "javascript", "to": target}
+
+
+_REFRESH = re.compile(r"""^\s*(\d+(?:\.\d*)?)?\s*[;,]?\s*(?:url\s*=\s*)?(['"]?)(.*?)\2\s*$""",
+                      re.IGNORECASE | re.DOTALL)
+
+
+def refresh_target(value: str | None, base: str) -> tuple[float, str] | None:
+    """Where a ``<meta http-equiv=refresh>`` (or a ``Refresh`` header) sends the browser,
+    and after how many seconds: ``"0; URL=en/index.html"`` → (0, absolute URL). None for
+    a refresh that only reloads the page (no URL, or the page itself), as the HTML
+    standard's "shared declarative refresh steps" read it: a number, then ``;`` or ``,``,
+    then ``url=`` (optional) and the URL, quotes stripped."""
+    if not value:
+        return None
+    match = _REFRESH.match(value[:2048])
+    if match is None or not match.group(3).strip():
+        return None
+    delay = float(match.group(1) or 0)
+    target = urljoin(base, match.group(3).strip())
+    if target.split("#", 1)[0] == base.split("#", 1)[0]:
+        return None
+    return delay, target
 
 
 def anchors(raw: RawDocument, url: str) -> list[tuple[str, str | None, str | None, bool]]:

@@ -32,6 +32,7 @@ from .exceptions import (
     QueryTimeout,
     UnsupportedFormat,
 )
+from .folding import fold
 from .format import FIRST_013, FORMAT_013_TABLES, FORMAT_TABLES, check_version, parse_version
 
 COUNT_CACHE_SIZE = 512
@@ -162,6 +163,8 @@ class Archive:
         try:
             conn = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
             conn.set_progress_handler(self._past_deadline, _PROGRESS_STEPS)
+            # what a person types matches what a page says: Ecoute finds Écoute
+            conn.create_function("fold", 1, fold, deterministic=True)
             self._present(conn)
             conn.execute("PRAGMA query_only = ON")
             conn.execute("PRAGMA cache_size = -65536")

@@ -246,15 +246,22 @@ def evict(*, keep: Path | None = None, limit: int | None = None) -> list[Entry]:
     return removed
 
 
-def clear() -> list[Entry]:
-    """Remove every entry (and leftovers of interrupted extractions); return the entries."""
-    removed = [e for e in entries() if remove(e.directory)]
+def clear(*, everything: bool = False) -> tuple[list[Entry], list[Entry]]:
+    """Remove the entries (and leftovers of interrupted extractions) no process used in
+    the last :data:`EVICT_GRACE_SECONDS` — a viewer or an MCP server of the same user
+    reading one is not pulled from under it —, or all of them with ``everything``;
+    return the entries removed and those kept."""
+    now = time.time()
+    current = entries()
+    kept = [] if everything else [e for e in current
+                                  if now - e.last_used < EVICT_GRACE_SECONDS]
+    removed = [e for e in current if e not in kept and remove(e.directory)]
     with contextlib.suppress(OSError):
         for child in cache_root().iterdir():
             if child.is_dir() and (".corrupt." in child.name or child.name.endswith(
                     ".staging")) and not child.is_symlink():
                 shutil.rmtree(child, ignore_errors=True)
-    return removed
+    return removed, kept
 
 
 _THREAD_LOCKS: dict[Path, threading.Lock] = {}
@@ -317,14 +324,21 @@ def _extract_locked(path: Path, key: str, directory: Path, display: Path) -> Pat
             locks.release(directory)
 
 
-def report(action: str) -> dict[str, Any]:
-    """``nitpicker-query cache list|clear`` as data: where the cache is, its bound, and
-    its entries (least recently used first) or what was removed."""
+def report(action: str, *, everything: bool = False) -> dict[str, Any]:
+    """``nitpicker-query cache list|clear [--all]`` as data: where the cache is, its
+    bound, and its entries (least recently used first) or what was removed and what was
+    kept because a process used it in the last ten minutes."""
     root = private_root()
     if action == "clear":
-        removed = clear()
-        return {"root": str(root), "removed": len(removed),
-                "freedBytes": sum(e.size for e in removed)}
+        removed, kept = clear(everything=everything)
+        result: dict[str, Any] = {"root": str(root), "removed": len(removed),
+                                  "freedBytes": sum(e.size for e in removed),
+                                  "keptInUse": len(kept)}
+        if kept:
+            result["note"] = (f"{len(kept)} extracted archive(s) used in the last "
+                              f"{EVICT_GRACE_SECONDS / 60:g} minutes kept (a viewer or MCP "
+                              "server may be reading them); --all removes them too")
+        return result
     items = [{"source": e.source, "sizeBytes": e.size,
               "lastUsedAt": int(e.last_used * 1000), "directory": e.directory.name}
              for e in entries()]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .content_types import CATEGORIES
+from .format import POPULATIONS
 from .paging import MAX_LIMIT
 from .queries.check_headers import SORT_KEYS as HEADER_SORTS
 from .queries.check_headers import check_headers
@@ -130,6 +131,9 @@ class QuerySpec:
     examples: tuple[str, ...] = ()
     table_columns: tuple[str, ...] = ()
     """Item keys a terminal table shows (all when empty); JSON always has every key."""
+    option_columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Columns a table and CSV add when an option is on (``security_headers``: the four
+    header flags it adds to each item)."""
     text_field: str | None = None
     """A field a terminal shows whole, as text (the HTML source), not in a table cell."""
     heavy: bool = False
@@ -138,6 +142,12 @@ class QuerySpec:
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
+
+    def columns(self, options: dict[str, Any]) -> tuple[str, ...]:
+        """The table and CSV columns of a call with these options."""
+        extra = [c for name, cols in self.option_columns
+                 if options.get(name) not in (None, False, "false", "0") for c in cols]
+        return (*self.table_columns, *extra) if self.table_columns else ()
 
     def missing(self, options: dict[str, Any], adapter: str) -> str:
         """The "not found" sentence with the options it names, in the adapter's words:
@@ -175,11 +185,16 @@ _SORT_ORDER = Param("sort_order", "choice", "Sort direction.", default="asc",
 _PAGE_URL = Param("url", "str", "The page URL exactly as stored (scheme, host, path, query).",
                   required=True, example="https://example.com/about/")
 
+_POPULATION = Param("population", "choice", "Which pages count: indexable ones (2xx, not "
+                    "noindex, canonical absent or self) or all rendered HTML pages of the "
+                    "site (error pages too).", default="indexable", choices=POPULATIONS,
+                    example="all")
+
 QUERIES: tuple[QuerySpec, ...] = (
     QuerySpec(
         "get_summary", "summary", get_summary,
         "Site overview: page counts, status and content-type distribution, metadata rates.",
-        (), is_list=False,
+        (_POPULATION,), is_list=False,
         examples=("nitpicker-query summary site.nitpicker",),
     ),
     QuerySpec(
@@ -200,6 +215,13 @@ QUERIES: tuple[QuerySpec, ...] = (
                   example="ogImage"),
             Param("noindex", "flag", "Only pages whose robots meta says noindex.",
                   default=False),
+            Param("indexable", "tristate", "True: only pages search engines would index "
+                  "(2xx, not noindex, canonical absent or self: what the summary's metadata "
+                  "shares and duplicates count); false: only the others.", example=True),
+            Param("redirects", "flag", "Only URLs that redirect: HTTP 3xx, meta refresh, "
+                  "Refresh header, a script's navigation (rendered crawls); each with its "
+                  "kind, next hop, final URL and status, and the chain hop by hop.",
+                  default=False),
             _URL_PATTERN,
             Param("directory", "str", "Only URLs under this path: /blog matches /blog/…, "
                   "not /en/blog/… (a trailing / is added; a value starting with http is a "
@@ -209,8 +231,8 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("skipped", "choice", "URLs the crawl skipped (robots.txt, excludes, soft "
                   "cap, nofollow): left out, included, or only those; listed ones have a "
                   "skipReason.", default="exclude", choices=PAGE_SKIPPED, example="only"),
-            Param("search", "str", "Only URLs or titles containing this text (ASCII "
-                  "letters in either case).", example="contact"),
+            Param("search", "str", "Only URLs or titles containing this text (either "
+                  "case; in titles accents too: Ecoute finds Écoute).", example="contact"),
             Param("skip_reason", "str", "Only skipped URLs with this exact reason "
                   "(dedupe-cap, robots.txt, nofollow, excluded …); an unknown reason is "
                   "an error listing the archive's reasons.",
@@ -229,9 +251,14 @@ QUERIES: tuple[QuerySpec, ...] = (
             "nitpicker-query pages site.nitpicker --missing-title --no-is-external",
             "nitpicker-query pages site.nitpicker --status-min 400 --sort-by status",
             "nitpicker-query pages site.nitpicker --content-type-category pdf",
+            "nitpicker-query pages site.nitpicker --redirects --format table",
         ),
         table_columns=("url", "status", "title", "contentType", "isExternal", "noindex",
                        "skipReason"),
+        option_columns=(("redirects", ("redirectKind", "redirectTo", "finalUrl",
+                                       "finalStatus", "redirectLoop")),
+                        ("security_headers", ("hasCSP", "hasXFrameOptions",
+                                              "hasXContentTypeOptions", "hasHSTS"))),
     ),
     QuerySpec(
         "get_page_detail", "page-detail", get_page_detail,
@@ -267,6 +294,7 @@ QUERIES: tuple[QuerySpec, ...] = (
         (
             Param("field", "choice", "Which text to compare.", default="title",
                   choices=("title", "description"), example="description"),
+            _POPULATION,
             Param("pages_limit", "int", "Most URLs listed per group (count is exact).",
                   default=20, minimum=1, maximum=MAX_LIMIT, example=5),
             Param("sort_by", "choice", "Sort by count or value instead of biggest first.",

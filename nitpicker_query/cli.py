@@ -96,7 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     sub.add_argument("action", choices=("list", "clear"),
                      help="list: every extracted archive, least recently used first; "
-                     "clear: remove them all (archives themselves are never touched).")
+                     "clear: remove those no process used in the last ten minutes "
+                     "(archives themselves are never touched).")
+    sub.add_argument("--all", dest="clear_all", action="store_true",
+                     help="With clear: remove the ones in use too.")
     _add_output(sub)
     sub.set_defaults(spec=None, parser=sub)
     _add_report(subs)
@@ -224,7 +227,7 @@ def export_csv(spec: QuerySpec, args: argparse.Namespace) -> None:
         missing = spec.missing(options, "cli")
         rows = export.items(spec.function, archive, options, offset=args.offset or 0,
                             most=args.limit, not_found=missing)
-        for chunk in csv_chunks(rows, columns=spec.table_columns, bom=args.bom):
+        for chunk in csv_chunks(rows, columns=spec.columns(options), bom=args.bom):
             sys.stdout.write(chunk)
     sys.stdout.flush()
 
@@ -248,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 line.end()
                 return 0
             if spec is None:
-                result = cache.report(args.action)
+                result = cache.report(args.action, everything=args.clear_all)
                 spec = CACHE_SPEC
             elif args.format == "csv" and spec.is_list:
                 export_csv(spec, args)
@@ -261,13 +264,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not is_list_result(result):
                     raise InvalidArgument(f"{spec.command} returns one object, not a list: "
                                           "use --format json or table")
-                for chunk in csv_chunks(iter(result["items"]), columns=spec.table_columns,
-                                        bom=args.bom):
+                for chunk in csv_chunks(iter(result["items"]), columns=spec.columns(
+                        vars(args)), bom=args.bom):
                     sys.stdout.write(chunk)
                 sys.stdout.flush()
                 return 0
             limit_flag = next((p.flag for p in spec.params if p.name.endswith("_limit")), None)
-            render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.table_columns,
+            render(result, fmt, sys.stdout, pretty=args.pretty, columns=spec.columns(vars(args)),
                    width=_table_width(), text_field=spec.text_field,
                    limit_flag=limit_flag)
             sys.stdout.flush()

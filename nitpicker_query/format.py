@@ -492,6 +492,26 @@ def strict_page(alias: str = "pages", *, url_order: bool = False) -> str:
 
 NOT_SKIPPED = "(isSkipped = 0 OR isSkipped IS NULL)"
 
+POPULATIONS = ("indexable", "all")
+"""Which pages duplicate and metadata checks count: ``indexable`` (the default) — the
+pages a search engine would index: answered 2xx, not ``noindex``, canonical absent or
+naming the page itself — or ``all`` rendered internal HTML pages (the strict predicate:
+404 pages, ``noindex`` views and declared copies too)."""
+
+
+def indexable_page(alias: str = "pages") -> str:
+    """SQL for an indexable page (see :data:`POPULATIONS`)."""
+    return (f"{strict_page(alias)} AND ({alias}.isSkipped = 0 OR {alias}.isSkipped IS NULL) "
+            f"AND {alias}.status BETWEEN 200 AND 299 "
+            f"AND coalesce({alias}.robots_noindex, 0) = 0 "
+            f"AND (coalesce({alias}.canonical, '') = '' OR {alias}.canonical = {alias}.url)")
+
+
+def population_page(alias: str, population: str) -> str:
+    """SQL for a page of ``population`` (one of :data:`POPULATIONS`, checked by the
+    caller)."""
+    return indexable_page(alias) if population == "indexable" else strict_page(alias)
+
 
 def redirect_target(alias: str, column: str) -> str:
     """SQL for ``column`` of the page ``alias`` redirects to (NULL when it does not).

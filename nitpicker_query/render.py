@@ -119,7 +119,8 @@ def table(result: Any, columns: tuple[str, ...] = (), *, width: int = 100,
             textwrap.wrap(f"{k}: {v}", width, subsequent_indent="  ") if k == "note"
             else [fit(f"{k}: {_cell(v, k)}", width)])]   # a note is read whole
         if items and isinstance(items[0], dict):
-            headers = [c for c in columns if c in items[0]] or list(items[0])
+            keys = list(dict.fromkeys(k for item in items for k in item))
+            headers = [c for c in columns if c in keys] or keys
             headers = headers[:1] + [h for h in headers[1:]
                                      if any(item.get(h) not in (None, "") for item in items)]
             lines.append(_grid(headers, [[_cell(item.get(h), h) for h in headers]
@@ -285,7 +286,10 @@ def _object_table(result: dict[str, Any], width: int, limit_flag: str | None) ->
             body = _pairs(list(value.items()), width - 2)
             blocks.append(f"{key}:\n" + _indent(body))
         elif _is_rows(value):
-            headers = [h for h in value[0] if any(r.get(h) not in (None, "") for r in value)]
+            # every row's keys (a status row of inventory-seed 404s has one more), in
+            # the order they first appear
+            keys = list(dict.fromkeys(k for r in value for k in r))
+            headers = [h for h in keys if any(r.get(h) not in (None, "") for r in value)]
             body = _grid(headers, [[_cell(r.get(h), h) for h in headers] for r in value],
                          width - 2, complete=True)
             total = result.get(f"{key}Total")

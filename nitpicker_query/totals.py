@@ -16,7 +16,9 @@ crawl's numbers agree wherever a person reads them:
 ``refusedUrls``     of those, the URLs the soft cap refused (``--dedupe-cap``)
 ``failedUrls``      URLs whose fetch failed (status -1: a timeout, a reset, DNS)
 ``queuedUrls``      URLs found and not fetched yet (a crawl stopped by ``--max-pages``
-                    or Ctrl-C): not among ``urls``; ``--resume`` fetches them
+                    or Ctrl-C): not among ``urls``; ``--resume`` fetches them. External
+                    links of a crawl that does not check them (``--no-fetch-external``)
+                    are never fetched, and not counted
 ==================  ===============================================================
 
 Worked example (TrapZoo, capped): 264 URLs = 210 HTML pages + 3 error pages and a PDF
@@ -39,12 +41,16 @@ class _Executes(Protocol):
     def execute(self, sql: str, /) -> Any: ...
 
 
-def crawl_totals(conn: _Executes, table: str = "pages") -> dict[str, int]:
+def crawl_totals(conn: _Executes, table: str = "pages", *,
+                 externals_checked: bool = True) -> dict[str, int]:
     """The counts of the module's table over the ``pages`` table of ``conn`` (one
     read; the crawler's writing connection or an opened archive; ``table``: an
-    archive's :attr:`~nitpicker_query.archive.Archive.lite`)."""
+    archive's :attr:`~nitpicker_query.archive.Archive.lite`). ``externals_checked``:
+    False for a crawl with ``--no-fetch-external``, whose external links wait for
+    nothing."""
     skipped = "isSkipped = 1"
     done = "scraped = 1"
+    waiting = "scraped = 1" if externals_checked else "(scraped = 1 OR isExternal = 1)"
     row: Any = conn.execute(
         f"SELECT sum(CASE WHEN {done} THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {strict_page('pages')} AND {NOT_SKIPPED} "
@@ -54,7 +60,7 @@ def crawl_totals(conn: _Executes, table: str = "pages") -> dict[str, int]:
         f"sum(CASE WHEN {done} AND {skipped} AND skipReason = 'dedupe-cap' THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} AND {skipped} THEN 1 ELSE 0 END), "
         f"sum(CASE WHEN {done} AND status = -1 AND {NOT_SKIPPED} THEN 1 ELSE 0 END), "
-        f"sum(CASE WHEN {done} THEN 0 ELSE 1 END) "
+        f"sum(CASE WHEN {waiting} THEN 0 ELSE 1 END) "
         f"FROM {table} pages").fetchone()
     return {key: int(value or 0) for key, value in zip(TOTALS, row, strict=True)}
 

@@ -15,6 +15,7 @@ import functools
 import itertools
 import json
 import logging
+import math
 import shlex
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -93,6 +94,8 @@ COLUMN_SETS: dict[str, dict[str, tuple[str, ...]]] = {
         "overview": ("url", "status", "title", "isExternal", "contentType", "noindex",
                      "skipReason"),
         "security": ("url", "status", *SECURITY_KEYS),
+        "redirects": ("url", "status", "redirectKind", "redirectTo", "finalUrl",
+                      "finalStatus", "redirectLoop"),
         "metadata": ("url", "title", "description", "canonical", "ogTitle", "ogUrl",
                      "lang"),
         "all": ("url", "status", "title", "isExternal", "contentType", "noindex",
@@ -100,12 +103,16 @@ COLUMN_SETS: dict[str, dict[str, tuple[str, ...]]] = {
                 *SECURITY_KEYS),
     },
 }
+OPTION_SETS: dict[str, tuple[tuple[str, str], ...]] = {
+    # view → (query option in the URL, the column set it shows when on and none is chosen)
+    "pages": (("redirects", "redirects"),),
+}
 URL_COLUMNS = frozenset({"url", "sourceUrl", "destUrl", "pageUrl"})
 """Columns holding the URL a row is about: first, widest, cut with the whole URL in
 ``title``, and a copy button."""
 SHORT_COLUMNS = frozenset({"status", "isExternal", "contentType", "noindex", "width",
                            "height", "count", "referrerCount", "linkCount", "type",
-                           "finalStatus", *SECURITY_KEYS})
+                           "finalStatus", "redirectKind", "redirectLoop", *SECURITY_KEYS})
 """Columns of a few characters: on a phone, where each row is a card, they share a line."""
 
 VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -248,7 +255,8 @@ class Viewer:
         self.env.filters["shquote"] = shlex.quote
         self.env.filters["time"] = local_time
         self.env.filters["signals"] = signal_list
-        self.env.filters["percent"] = lambda v: f"{100 * float(v or 0):.1f} %"
+        self.env.filters["percent"] = percent
+        self.env.globals["more_of"] = more_of
         self.env.filters["number"] = lambda v: f"{int(v or 0):,}"
         self.env.filters["pretty"] = lambda v: json.dumps(v, ensure_ascii=False, indent=2)
         self._not_fetched = Markup('<span class="muted">{}</span>').format(t("not-fetched"))
@@ -343,7 +351,8 @@ class Viewer:
         name = request.query_params.get("a") or self.archives.default()
         archive = self.archives.open(request.query_params.get("a"))
         if view == "summary":
-            return archive, name, q.get_summary(archive)
+            return archive, name, q.get_summary(
+                archive, population=values.get("population") or "indexable")
         spec = SPECS[VIEWS[view][0]]
         args = params.arguments(spec, values, html=True, view=t(view))
         _column_set(view, values)  # a bad choice is an error before the query runs
@@ -551,7 +560,7 @@ class Viewer:
         rows = export.items(spec.function, archive, options, offset=args.get("offset", 0),
                             most=most, not_found=str(not_found(spec, args)))
         bom = params.value_of(params.BOM, request.query_params.get("bom") or "false")
-        chunks = export.csv_chunks(rows, columns=spec.table_columns, bom=bom)
+        chunks = export.csv_chunks(rows, columns=spec.columns(options), bom=bom)
         first = await _threaded(next, chunks, heavy=spec.heavy)
         return StreamingResponse(
             itertools.chain([first], chunks), media_type="text/csv; charset=utf-8",
@@ -597,6 +606,30 @@ def _cell_tags(columns: list[str], headings: Mapping[str, str]) -> list[tuple[st
     return tags
 
 
+LIST_COUNTS = {"urls": "count", "samplePages": "count"}
+"""A list cell cut by its query (``pages_limit``) → the row's key counting it whole."""
+
+
+def more_of(item: Mapping[str, Any], column: str) -> int:
+    """How many a list cell leaves out: the row's count past the items shown (the query's
+    cut, else the viewer's 20), so a group of 156 pages never reads as 20."""
+    value = item.get(column)
+    if not isinstance(value, list):
+        return 0
+    whole = item.get(LIST_COUNTS.get(column, ""))
+    shown = min(len(value), 20)
+    total = whole if isinstance(whole, int) and not isinstance(whole, bool) else len(value)
+    return max(0, total - shown)
+
+
+def percent(value: Any) -> str:
+    """A share as a percentage, never rounded up to a whole one: 2,813 of 2,814 is
+    "99.9 %", not "100.0 %" (an auditor reads 100 % as "none missing")."""
+    share = float(value or 0)
+    shown = math.floor(1000 * share) / 10 if share < 1 else 100.0
+    return f"{shown:.1f} %"
+
+
 def _column_set(view: str, values: Mapping[str, str]) -> tuple[str, ...]:
     """The columns a view shows: the set ``columns=`` names (its first set by default),
     or the view's only set."""
@@ -608,7 +641,10 @@ def _column_set(view: str, values: Mapping[str, str]) -> tuple[str, ...]:
                                   f"columns out, not {chosen[:40]!r}")
         return VIEWS[view][1]
     if not chosen:
-        return next(iter(sets.values()))
+        # an option whose whole point is columns shows them: the redirects' hops
+        shown = next((name for option, name in OPTION_SETS.get(view, ())
+                      if values.get(option, "false").lower() not in ("", "false", "0")), None)
+        return sets[shown] if shown else next(iter(sets.values()))
     if chosen not in sets:
         raise InvalidArgument(f"Columns (columns) must be one of {', '.join(sets)}, not "
                               f"{chosen[:40]!r}")

@@ -97,6 +97,13 @@ STRINGS: dict[str, str] = {
     "share-with": "Pages with it",
     "pages-without": "Pages without it",
     "pages-without-field": "pages without {field}",
+    "and-more": "…and {n} more",
+    "metadata-population-indexable": "Shares of the {pages} indexable pages (2xx, not noindex, "
+    "canonical absent or self).",
+    "metadata-population-all": "Shares of all {pages} HTML pages of the site, error pages "
+    "and noindex pages included.",
+    "metadata-population-switch-indexable": "Count every HTML page",
+    "metadata-population-switch-all": "Count indexable pages only",
     "outboundLinks": "Outbound links",
     "inboundLinks": "Inbound links",
     "redirectFrom": "Redirected here from",
@@ -133,7 +140,7 @@ LABELS: dict[str, str] = {
     "ogUrlMismatch": "og:url differs", "shapeKey": "URL shape", "statusMin": "Status from",
     "statusMax": "Status to", "contentTypeCategory": "Content type", "capEvent": "Cap event",
     "missingTitle": "Missing title", "missingDescription": "Missing description",
-    "securityHeaders": "Security headers", "skipped": "Skipped URLs", "sortBy": "Sort by",
+    "securityHeaders": "Show security headers", "skipped": "Skipped URLs", "sortBy": "Sort by",
     "sortOrder": "Order", "minCount": "At least (pages)", "byDestination": "One row per target",
     "includeRedirectSources": "Show redirect sources", "missingOnly": "Missing only",
     "resourceUrl": "Resource URL", "signature": "Signature", "search": "Search",
@@ -154,6 +161,8 @@ LABELS: dict[str, str] = {
     "totalCount": "Times", "pageCount": "Pages", "samplePage": "First seen on",
     "line": "Line", "text": "Message",
     "finalStatus": "Final status", "redirectStatus": "Redirect",
+    "redirects": "Redirects only", "redirectKind": "Redirect kind", "redirectTo": "Next hop",
+    "redirectLoop": "Loop",
 }
 
 

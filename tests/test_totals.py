@@ -94,3 +94,21 @@ def test_the_viewer_says_the_same(crawled: tuple[Path, int, int], viewer: Served
         text = re.sub(r"<[^>]+>", " ", response.read().decode())
     words = " ".join(text.split())
     assert f"{urls:,} URLs" in words and f"{pages:,} HTML pages" in words, words[:2000]
+
+
+def test_unchecked_external_links_are_not_queued(tmp_path: Path) -> None:
+    """A complete ``--no-fetch-external`` crawl has nothing queued: its external links
+    are in the archive (the link graph) and never to be fetched; the other direction, a
+    crawl stopped by ``--max-pages``, has the site's URLs it did not reach queued."""
+    with TrapZoo() as zoo:
+        whole = run_crawl(tmp_path, zoo.url + "blog/", "-o", "whole.nitpicker", "--no-render",
+                          "--no-fetch-external", "--silent")
+        cut = run_crawl(tmp_path, zoo.url + "blog/", "-o", "cut.nitpicker", "--no-render",
+                        "--no-fetch-external", "--silent", "--max-pages", "5")
+    assert whole.returncode == 0, whole.stderr
+    totals = q.get_summary(tmp_path / "whole.nitpicker")["totals"]
+    with q.open_archive(tmp_path / "whole.nitpicker") as a:
+        externals = a.count("SELECT count(*) FROM pages WHERE isExternal = 1")
+    assert externals > 0 and totals["queuedUrls"] == 0
+    assert cut.returncode == 3, cut.stderr
+    assert q.get_summary(tmp_path / "cut.nitpicker")["totals"]["queuedUrls"] > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive import Archive, opened
-from ..format import strict_page
+from ..format import POPULATIONS, population_page
 from ..paging import check_choice, check_int, check_paging, envelope
 
 FIELDS = {"title": "title", "description": "description"}
@@ -19,6 +19,7 @@ def find_duplicates(
     archive: Archive | str,
     *,
     field: str = "title",
+    population: str = "indexable",
     pages_limit: int = 20,
     sort_by: str | None = None,
     sort_order: str = "asc",
@@ -27,7 +28,10 @@ def find_duplicates(
 ) -> dict[str, Any]:
     """Which titles (or descriptions) are used by more than one page?
 
-    Over rendered internal HTML pages (the strict predicate) with a non-empty value:
+    Over the indexable pages (``population``, :data:`~nitpicker_query.format.POPULATIONS`:
+    2xx, not ``noindex``, canonical absent or self — a "404 Not Found" title shared by
+    every error page is no duplicate to fix; ``all`` counts every rendered internal HTML
+    page) with a non-empty value:
     one group per value used by at least two pages, ordered by count descending, then
     value. Each item is ``{field, value, count, urls}`` where ``urls`` holds the first
     ``pages_limit`` (1–1000, default 20) member URLs in URL order and ``count`` the full
@@ -40,6 +44,7 @@ def find_duplicates(
     seed 001 §6: 414 s → 8 s); ours returns the paged envelope and caps URLs per group.
     """
     check_choice("field", field, FIELDS)
+    check_choice("population", population, POPULATIONS)
     pages_limit = check_int("pages_limit", pages_limit, minimum=1, maximum=1000)
     limit, offset = check_paging(limit, offset)
     column = FIELDS[field]
@@ -52,7 +57,8 @@ def find_duplicates(
         # the value named once in the filter (coalesce): in format 0.13 each mention of
         # a text is a lookup; the URL read only for the rows kept (Archive.lite)
         base = (
-            f"FROM {a.lite} p WHERE {strict_page('p')} AND coalesce(p.{column}, '') != '' "
+            f"FROM {a.lite} p WHERE {population_page('p', population)} "
+            f"AND coalesce(p.{column}, '') != '' "
             f"GROUP BY p.{column} HAVING count(*) > 1"
         )
         total = a.count(f"SELECT count(*) FROM (SELECT 1 {base})")

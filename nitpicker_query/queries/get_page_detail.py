@@ -9,7 +9,7 @@ from ..error_kinds import classify_error_kind
 from ..format import redirect_target
 from ..keys import shape_key, split_shape
 from ..paging import check_int
-from ..redirects import redirect_chain
+from ..redirects import redirect_chain, redirect_path
 from ._common import as_bool, json_object, tri_bool
 
 LINKS_LIMIT_DEFAULT = 100
@@ -68,7 +68,11 @@ def get_page_detail(
 
     For a redirect source, ``redirectChain`` is the chain hop by hop, ``[{url, status},
     …]`` ending at the final page (:func:`~nitpicker_query.redirects.redirect_chain`),
-    and ``redirectsTo`` that page's URL; both null otherwise.
+    and ``redirectsTo`` that page's URL; both null otherwise. ``redirectPath`` follows
+    pages that redirect by themselves too (a meta refresh, a ``Refresh`` header, a
+    script's navigation in a rendered crawl): ``{kind, to, chain, finalUrl, finalStatus,
+    loop}`` (:func:`~nitpicker_query.redirects.redirect_path`), null when the URL
+    redirects neither way.
 
     ``links_limit`` (1–1000, default 100) bounds each list; the counts are exact.
     ``problems`` (at most 20) lists what went wrong with the URL: ``{phase, kind,
@@ -118,6 +122,7 @@ def get_page_detail(
         chain = redirect_chain(a, url)
         result["redirectChain"] = chain
         result["redirectsTo"] = chain[-1]["url"] if chain else None
+        result["redirectPath"] = redirect_path(a, url)
     return result
 
 

@@ -9,7 +9,8 @@ from typing import Any
 from ..archive import Archive, opened
 from ..content_types import classify_content_type
 from ..error_kinds import classify_error_kind
-from ..format import NOT_SKIPPED, STOP_REASONS, loose_page, strict_page
+from ..format import NOT_SKIPPED, POPULATIONS, STOP_REASONS, loose_page, population_page
+from ..paging import check_choice
 from ..totals import crawl_totals
 from ._common import json_list
 from .list_network_outages import outage_totals
@@ -75,7 +76,7 @@ def _status(value: Any) -> int | None:
     return None
 
 
-def get_summary(archive: Archive | str) -> dict[str, Any]:
+def get_summary(archive: Archive | str, *, population: str = "indexable") -> dict[str, Any]:
     """How big is the crawl and how healthy is it? One object for the whole archive.
 
     ``totals`` counts URLs in the words the crawl's last line uses (``urls``, ``htmlPages``,
@@ -89,8 +90,12 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
     ``--list`` naming a missing page, not a broken link of the site) are a row of their
     own, ``{status: 404, count, inventorySeed: true}``, after the numeric ones (upstream's
     split).
-    ``metadataFulfillment`` is the share (0–1) of rendered internal HTML pages with a
-    non-empty title, description, keywords, og:title, og:description, og:image.
+    ``metadataFulfillment`` is the share (0–1) of the indexable pages (``population``,
+    :data:`~nitpicker_query.format.POPULATIONS`: 2xx, not ``noindex``, canonical absent or
+    self; ``all``: every rendered internal HTML page, error pages too) with a non-empty
+    title, description, keywords, og:title, og:description, og:image;
+    ``metadataPages`` how many pages that is and ``metadataPresent`` how many have each
+    field (a share of 0.9996 is "1 of 2,814 missing", not "100 %").
     ``contentTypeDistribution`` counts every fetched, non-redirect, non-skipped row by
     one of 18 categories (html, pdf, image, …), internal and external; its column sums
     are ``internalContents`` / ``externalContents``. ``crawl`` says how the crawl ended
@@ -107,6 +112,7 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
 
     Upstream: ``packages/@nitpicker/query/src/get-summary.ts`` (0.10 era).
     """
+    check_choice("population", population, POPULATIONS)
     with opened(archive) as a:
         info = a.info
         roots = json_list(info.get("roots"))
@@ -149,15 +155,16 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
             for _, col in _META_FIELDS
         )
         row = a.execute(f"SELECT count(*), {sums} FROM {a.lite} pages "
-                        f"WHERE {strict_page('pages')}")
+                        f"WHERE {population_page('pages', population)}")
         values = row.fetchone()
         strict_total = values[0]
         fulfillment = {
             key: (values[i + 1] / strict_total if strict_total else 0)
             for i, (key, _) in enumerate(_META_FIELDS)
         }
+        present = {key: int(values[i + 1] or 0) for i, (key, _) in enumerate(_META_FIELDS)}
         crawl = _crawl_state(a)
-        totals = crawl_totals(a, a.lite)
+        totals = crawl_totals(a, a.lite, externals_checked=_externals_checked(a))
         problems = _page_problems(a)
         outages = outage_totals(a)
         findings = _findings(a)
@@ -185,6 +192,9 @@ def get_summary(archive: Archive | str) -> dict[str, Any]:
         "externalContents": sum(c["external"] for c in content),
         "statusDistribution": distribution,
         "metadataFulfillment": fulfillment,
+        "metadataPopulation": population,
+        "metadataPages": int(strict_total or 0),
+        "metadataPresent": present,
         "contentTypeDistribution": content,
         "pageProblems": problems,
         "crawl": crawl,
@@ -224,6 +234,15 @@ def _page_problems(a: Archive) -> list[dict[str, Any]]:
             kinds[kind] += 1
     return [{"kind": k, "count": n}
             for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def _externals_checked(a: Archive) -> bool:
+    """Did the crawl check its external links (``info.fetchExternal``; yes when the
+    archive does not say)?"""
+    if "fetchExternal" not in a.columns("info"):
+        return True
+    row = a.execute("SELECT fetchExternal FROM info ORDER BY id LIMIT 1").fetchone()
+    return row is None or str(row[0]).lower() not in ("0", "false")
 
 
 def _crawl_state(a: Archive) -> dict[str, Any] | None:

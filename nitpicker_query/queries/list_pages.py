@@ -7,8 +7,10 @@ from typing import Any
 from ..archive import Archive, opened
 from ..content_types import CATEGORIES, category_sql
 from ..exceptions import InvalidArgument
-from ..format import NOT_SKIPPED, loose_page
+from ..folding import fold
+from ..format import NOT_SKIPPED, indexable_page, loose_page
 from ..paging import check_choice, check_int, check_paging, envelope
+from ..redirects import CLIENT_REDIRECT_SQL, redirect_path
 from ._common import as_bool, like_literal
 from .check_headers import HEADERS, flag, header_flag
 
@@ -74,6 +76,8 @@ def list_pages(
     missing_description: bool = False,
     missing: str | None = None,
     noindex: bool = False,
+    indexable: bool | None = None,
+    redirects: bool = False,
     url_pattern: str | None = None,
     directory: str | None = None,
     search: str | None = None,
@@ -103,12 +107,23 @@ def list_pages(
             ``get_summary``'s ``metadataFulfillment`` measures (``keywords``, ``ogImage``…):
             the pages behind a share below 100 %.
         noindex: only pages whose robots meta says noindex.
+        indexable: True only the pages search engines would index (2xx, not noindex,
+            canonical absent or self: the population ``get_summary``'s metadata shares
+            and ``find_duplicates`` count by default), False only the others, None both.
+        redirects: only URLs that redirect — an HTTP 3xx, or a page that sends the browser
+            on by itself (meta refresh, ``Refresh`` header, a script's navigation in a
+            rendered crawl: :mod:`nitpicker_query.redirects`) —, each with
+            ``redirectKind``, ``redirectTo`` (its next hop), ``redirectChain`` (every hop
+            to where a browser ends), ``finalUrl``, ``finalStatus`` and ``redirectLoop``.
+            Without it, a status filter that matches 3xx lists the HTTP redirects too
+            (``status=301``); other lists keep to the pages they lead to.
         url_pattern: SQL LIKE pattern on the URL, used as given (``%/news/%``).
         directory: a path prefix (``/news`` → the URLs whose path starts ``/news/``, not
             ``/en/news/…``), or a URL prefix when it starts with ``http``; a trailing ``/``
             is added.
-        search: a substring of the URL or of the title, taken literally, ASCII letters
-            matched in either case (what a person types in a search box).
+        search: a substring of the URL (ASCII letters in either case) or of the title,
+            taken literally, with case and accents folded: ``Ecoute`` finds "Écoute" (what
+            a person types in a search box; :mod:`nitpicker_query.folding`).
         skipped: ``exclude`` (default: fetched pages only, the total of
             ``get_summary``'s ``totalPages``), ``include`` or ``only``.
         skip_reason: only skipped URLs with this exact reason (``dedupe-cap``,
@@ -139,7 +154,11 @@ def list_pages(
     check_choice("skipped", skipped, SKIPPED)
     where = ["p.scraped = 1", "p.redirectDestId IS NULL"]
     params: list[Any] = []
-    if content_type_category is not None:
+    redirects = as_bool(redirects)
+    if redirects:
+        where = ["p.scraped = 1", f"(p.redirectDestId IS NOT NULL OR "
+                 f"{CLIENT_REDIRECT_SQL.format(a='p')})"]
+    elif content_type_category is not None:
         check_choice("content_type_category", content_type_category, CATEGORIES)
         sql, cat_params = category_sql(content_type_category, "p.contentType")
         where.append(sql)
@@ -148,6 +167,10 @@ def list_pages(
         url_order = sort_by == "url" and status is None and status_min is None and (
             status_max is None)
         where = [loose_page("p", url_order=url_order)]
+        if _may_be_3xx(status, status_min, status_max):
+            # an HTTP redirect's own row (ours keep the hop's status): asked by status
+            where = [f"({where[0]} OR (p.scraped = 1 AND p.redirectDestId IS NOT NULL "
+                     "AND p.status BETWEEN 300 AND 399))"]
     if cap_event is not None:
         check_int("cap_event", cap_event)
         skipped = "only"
@@ -183,6 +206,8 @@ def list_pages(
         where.append(f"(p.{META_FIELDS[missing]} IS NULL OR p.{META_FIELDS[missing]} = '')")
     if noindex:
         where.append("p.robots_noindex = 1")
+    if indexable is not None:
+        where.append(("" if as_bool(indexable) else "NOT ") + f"({indexable_page('p')})")
     if url_pattern is not None:
         where.append("p.url LIKE ?")
         params.append(url_pattern)
@@ -195,8 +220,9 @@ def list_pages(
             where.append("substr(p.url, instr(substr(p.url, 9), '/') + 8) LIKE ? ESCAPE '\\'")
         params.append(like_literal(d) + "%")
     if search:
-        where.append("(p.url LIKE ? ESCAPE '\\' OR p.title LIKE ? ESCAPE '\\')")
-        params += ["%" + like_literal(search) + "%"] * 2
+        # the URL as typed; the title folded (case, accents, full-width forms)
+        where.append("(p.url LIKE ? ESCAPE '\\' OR instr(fold(p.title), ?) > 0)")
+        params += ["%" + like_literal(search) + "%", fold(search)]
     clause = " AND ".join(where)
     order = "DESC" if sort_order == "desc" else "ASC"
     order_by = f"p.{SORT_COLUMNS[sort_by]} {order}"
@@ -216,11 +242,28 @@ def list_pages(
         )
     width = len(rows[0]) - len(HEADERS) if rows and flags else None
     items = [page_item(r[:width]) for r in rows]
+    if redirects:
+        with opened(archive) as a:
+            for item in items:
+                path = redirect_path(a, item["url"]) or {}
+                item.update({"redirectKind": path.get("kind"), "redirectTo": path.get("to"),
+                             "finalUrl": path.get("finalUrl"),
+                             "finalStatus": path.get("finalStatus"),
+                             "redirectLoop": bool(path.get("loop")),
+                             "redirectChain": path.get("chain", [])})
     if flags:
         for item, row in zip(items, rows, strict=True):
             item.update({key: flag(v) for (key, _), v in zip(HEADERS, row[width:],
                                                              strict=True)})
     return envelope(items, total, limit, offset)
+
+
+def _may_be_3xx(status: int | None, low: int | None, high: int | None) -> bool:
+    """Can a status filter match a 3xx status?"""
+    if status is not None:
+        return isinstance(status, int) and 300 <= status <= 399
+    return (low is None or low <= 399) and (high is None or high >= 300) and (
+        low is not None or high is not None)
 
 
 def skip_reasons(a: Archive) -> dict[str, int]:

@@ -10,6 +10,7 @@ label and value, with the findings counted per validator.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -92,8 +93,13 @@ def _summary_rows(a: Archive) -> list[tuple[str, Any]]:
     for entry in s.get("contentTypeDistribution") or []:
         rows.append((f"Content type {entry['category']} (internal / external)",
                      f"{entry['internal']} / {entry['external']}"))
+    pages, present = s.get("metadataPages") or 0, s.get("metadataPresent") or {}
+    population = "indexable pages" if s.get("metadataPopulation") == "indexable" else "pages"
     for key, rate in (s.get("metadataFulfillment") or {}).items():
-        rows.append((f"Pages with {key}", f"{rate:.1%}"))
+        # counted, and never rounded up to 100 % while one page lacks it
+        shown = math.floor(1000 * rate) / 10 if rate < 1 else 100.0
+        rows.append((f"Pages with {key}", f"{present.get(key, 0):,} of {pages:,} "
+                     f"{population} ({shown:.1f} %)"))
     for entry in s.get("pageProblems") or []:
         rows.append((f"Problem: {entry.get('kind', entry)}", entry.get("count", "")
                      if isinstance(entry, dict) else ""))

@@ -538,7 +538,7 @@ def test_bad_input_one_line_and_nothing_written(tmp_path: Path, extended_archive
     cases = [
         ([str(tmp_path / "missing.nitpicker")], 1, "not found"),
         ([str(text)], 1, "Not a Nitpicker archive"),
-        ([str(tmp_path)], 1, "missing db.sqlite"),
+        ([str(tmp_path)], 1, "no db.sqlite in it"),
         ([str(fixture13[0])], 1, "is already format 0.13.0; nothing to convert"),
         ([str(old_upstream)], 1, "upgrade it first with nitpicker-crawl upgrade"),
         ([str(extended_archive), "--to", "0.10"], 1,

@@ -189,6 +189,15 @@ def test_orphans_of_a_real_crawl(plain_crawl: Crawl, zoo: TrapZoo) -> None:
     assert statuses[-1] == {"status": 404, "count": 1, "inventorySeed": True}
     plain_404 = next(s for s in statuses if s["status"] == 404 and "inventorySeed" not in s)
     assert plain_404["count"] == q.list_pages(a, status=404)["total"] - 1
+    # the terminal table tells the two 404 rows apart (its column was the first row's
+    # keys only, and the flag fell out)
+    table = subprocess.run([str(Path(sys.executable).with_name("nitpicker-query")), "summary",
+                            str(a), "--format", "table"], capture_output=True, text=True,
+                           timeout=60).stdout
+    block = table.split("statusDistribution:", 1)[1].split("\n\n", 1)[0]
+    assert "inventorySeed" in block.splitlines()[1]
+    rows_404 = [line.split() for line in block.splitlines() if line.split()[:1] == ["404"]]
+    assert sorted(len(r) for r in rows_404) == [2, 3] and ["404", "1", "true"] in rows_404
 
 
 def test_no_sitemap_no_orphans_and_a_list_instead(zoo: TrapZoo, tmp_path: Path) -> None:

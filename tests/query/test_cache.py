@@ -157,9 +157,24 @@ def test_cache_list_and_clear(tmp_path: Path, monkeypatch: object) -> None:
     assert listed["root"] == str(root) and listed["total"] == 1
     assert listed["items"][0]["source"] == str(archive.resolve())
     assert listed["items"][0]["sizeBytes"] > 0 and listed["maxSizeBytes"] == 2 * 1024**3
+    # just used (a viewer or an MCP server of this user may be reading it): kept
+    cleared = json.loads(subprocess.run([*cli, "clear"], capture_output=True, text=True,
+                                        env=env, check=True).stdout)
+    assert (cleared["removed"], cleared["keptInUse"]) == (0, 1)
+    assert "--all removes them too" in cleared["note"]
+    assert len(list(root.iterdir())) == 1
+    # unused for an hour: removed; and --all removes what is in use too
+    old = time.time() - 3600
+    for entry in root.iterdir():
+        os.utime(entry / cache.READY_MARKER, (old, old))
     cleared = json.loads(subprocess.run([*cli, "clear"], capture_output=True, text=True,
                                         env=env, check=True).stdout)
     assert cleared["removed"] == 1 and cleared["freedBytes"] == listed["totalBytes"]
+    assert cleared["keptInUse"] == 0 and "note" not in cleared
     assert list(root.iterdir()) == [] and archive.read_bytes() == before
     with q.open_archive(archive) as a:  # extracted again on the next use
         assert q.get_summary(a)["totalPages"] == 2
+    cleared = json.loads(subprocess.run([*cli, "clear", "--all"], capture_output=True,
+                                        text=True, env=env, check=True).stdout)
+    assert (cleared["removed"], cleared["keptInUse"]) == (1, 0)
+    assert list(root.iterdir()) == []

@@ -110,7 +110,12 @@ def test_extended_summary(extended_archive: Path) -> None:
     assert (s["totalPages"], s["internalPages"], s["externalPages"]) == (5, 4, 1)
     assert s["statusDistribution"] == [
         {"status": 200, "count": 3}, {"status": 404, "count": 1}, {"status": 503, "count": 1}]
-    assert s["metadataFulfillment"]["title"] == 0.75
+    # the shares count the two pages that answered 200 (indexable); every page, the 404
+    # without a title and the 503 with one, on request
+    assert (s["metadataPages"], s["metadataFulfillment"]["title"]) == (2, 1.0)
+    every = q.get_summary(extended_archive, population="all")
+    assert (every["metadataPages"], every["metadataPresent"]["title"],
+            every["metadataFulfillment"]["title"]) == (4, 3, 0.75)
     assert s["contentTypeDistribution"] == [{"category": "html", "internal": 4, "external": 1}]
 
 

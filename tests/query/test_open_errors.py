@@ -88,7 +88,8 @@ def test_gzipped_tar_is_refused(tmp_path: Path, base_archive: Path) -> None:
 def test_other_file_type(tmp_path: Path) -> None:
     p = tmp_path / "site.sqlite"
     p.write_bytes(b"x")
-    _expect(p, NotAnArchive, "Only .nitpicker archive files or the directory of a crawl in progress")
+    _expect(p, NotAnArchive,
+            "Only .nitpicker archive files or the directory of a crawl in progress")
 
 
 def test_truncated_tar(tmp_path: Path, base_archive: Path) -> None:

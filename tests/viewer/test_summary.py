@@ -47,7 +47,12 @@ def test_summary_cards_metadata_links_and_plurals(viewer: Served, capped_archive
         _, listed, _ = get(viewer, html.unescape(href))
         key = re.search(r"missing=(\w+)", href)
         assert key is not None
-        expected = q.list_pages(capped_archive, missing=key.group(1), is_external=False)
+        # the pages behind the share: the indexable pages the share counts
+        assert "indexable=true" in href
+        expected = q.list_pages(capped_archive, missing=key.group(1), is_external=False,
+                                indexable=True)
+        assert expected["total"] == summary["metadataPages"] - summary[
+            "metadataPresent"][key.group(1)]
         assert expected["total"] > 0
         shown = re.search(r"Showing 1–[\d,]+ of ([\d,]+)", listed)
         assert shown is not None and int(shown.group(1).replace(",", "")) == expected["total"]
