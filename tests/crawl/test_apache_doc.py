@@ -1,0 +1,126 @@
+"""The Apache HTTP Server manual (Debian's ``apache2-doc`` served by Debian's
+``apache2``, ``bench/apache_doc.py``) audited as a Screaming Frog user would (issue 39):
+each row of the issue asserted on what the user reads, against what the files say
+(``Site.facts``: a walk of the manual's files along its links, no request).
+
+Slow: one ``--no-render`` crawl of 2,659 pages (about a minute). External links are never
+fetched (``--no-fetch-external``): the manual links hundreds of internet hosts.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import nitpicker_query as q
+from tests.crawl.conftest import run_crawl
+from tests.viewer.test_lists import every
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import apache_doc
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def manual(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, Any]]:
+    why = apache_doc.ensure_installed()
+    if why is not None:
+        pytest.skip(f"the Apache manual cannot be served here: {why}")
+    directory = tmp_path_factory.mktemp("apache-doc")
+    # Apache's workers run as www-data when we are root: their directory must be
+    # reachable, which pytest's own (0700) is not
+    served = Path(tempfile.mkdtemp(prefix="nitpicker-apache-doc-"))
+    served.chmod(0o755)
+    try:
+        site = apache_doc.setup(served / "site")
+        with apache_doc.serve(site) as base:
+            r = run_crawl(directory, base, "-o", "manual.nitpicker", "--no-render",
+                          "--no-fetch-external", "--parallels", "4", "--silent",
+                          timeout=1800)
+            assert r.returncode == 0, r.stderr
+            yield directory / "manual.nitpicker", base, site.facts(base)
+    finally:
+        shutil.rmtree(served, ignore_errors=True)
+
+
+def test_every_page_and_every_broken_link_the_files_say(manual: tuple[Path, str, Any]) -> None:
+    archive, _, facts = manual
+    pages = {i["url"] for i in every(q.list_pages, archive, status=200, is_external=False)}
+    assert pages == set(facts.pages)
+    # row 4: the site's own broken links, apart from other hosts'
+    broken = every(q.list_links, archive, type="broken", destination="internal")
+    assert {i["destUrl"] for i in broken} == set(facts.broken)
+    assert not every(q.list_links, archive, type="broken", destination="external")
+
+
+def test_images_with_alt_empty_are_not_missing_their_alt(manual: tuple[Path, str, Any]) -> None:
+    """Row 1: every ``<img>`` of the manual has an ``alt``; decorative ones say alt=""."""
+    archive, _, _ = manual
+    assert q.list_images(archive, missing_alt=True)["total"] == 0
+    assert q.list_images(archive, empty_alt=True)["total"] > 0
+
+
+def test_redirects_and_the_meta_refresh_are_listed(manual: tuple[Path, str, Any]) -> None:
+    """Row 3: the directory redirect and the manual's meta refresh, one answer."""
+    archive, _, facts = manual
+    found = {i["url"]: i for i in every(q.list_pages, archive, redirects=True)}
+    for source, target in facts.redirects.items():
+        assert (found[source]["redirectKind"], found[source]["redirectTo"]) == ("http", target)
+    for page, target in facts.refresh.items():
+        assert (found[page]["redirectKind"], found[page]["redirectTo"]) == (
+            "meta-refresh", target)
+    assert len(found) == len(facts.redirects) + len(facts.refresh)
+    totals = q.get_summary(archive)["totals"]
+    assert totals["redirectingUrls"] == len(facts.redirects)
+
+
+def test_no_suggested_exclusion_drops_a_page(manual: tuple[Path, str, Any]) -> None:
+    """Row 2: a cluster of "404 Not Found" pages gets no suggestion; any suggestion names
+    the pages it would drop, and drops none of the manual's."""
+    archive, _, _ = manual
+    clusters = every(q.get_duplicate_clusters, archive, min_count=2)
+    assert clusters   # the manual has its clusters (the 404 pages, the per-language copies)
+    for cluster in clusters:
+        suggestion = cluster.get("suggestedExclude")
+        if cluster["metaSignatureFields"]["title"] == "404 Not Found":
+            assert suggestion is None, cluster
+        elif suggestion:
+            assert suggestion["pagesDropped"] == 0, cluster
+
+
+def test_duplicates_and_metadata_count_indexable_pages(manual: tuple[Path, str, Any]) -> None:
+    """Row 8: "404 Not Found" is no duplicate title of the manual; the metadata shares
+    are over its 200 pages; row 10: no external URL is left queued."""
+    archive, _, facts = manual
+    titles = {g["value"] for g in every(q.find_duplicates, archive)}
+    assert "404 Not Found" not in titles
+    assert "404 Not Found" in {g["value"] for g in every(q.find_duplicates, archive,
+                                                           population="all")}
+    summary = q.get_summary(archive)
+    assert summary["metadataPages"] == len(facts.pages)
+    assert summary["metadataPresent"]["title"] == len(facts.pages) - len(facts.untitled)
+    assert summary["totals"]["queuedUrls"] == 0
+
+
+def test_a_start_url_answering_404_fails_the_crawl(manual: tuple[Path, str, Any],
+                                                   tmp_path: Path) -> None:
+    """Row 6: a mistyped start URL is an error naming its status, not an empty archive."""
+    _, base, _ = manual
+    r = run_crawl(tmp_path, base + "manual/en/nope.html", "-o", "typo.nitpicker",
+                  "--no-render", "--no-fetch-external")
+    assert r.returncode == 1
+    assert "404" in r.stderr.strip().splitlines()[-1]
+
+
+def test_dimensions_are_not_judged_without_rendering(manual: tuple[Path, str, Any]) -> None:
+    """Row 7: a ``--no-render`` archive rendered no image: none is "0 wide"."""
+    archive, _, _ = manual
+    result = q.list_images(archive, missing_dimensions=True)
+    assert result["total"] == 0 and "render" in result.get("note", "")
