@@ -68,3 +68,13 @@ def crawl_totals(conn: _Executes, table: str = "pages", *,
 def plural(n: int, word: str) -> str:
     """``1 URL``, ``2 URLs``, ``1 HTML page``: the totals as a sentence says them."""
     return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def externals_checked(a: Any) -> bool:
+    """Did the crawl of archive ``a`` check its external links (``info.fetchExternal``;
+    yes when the archive does not say)? A crawl with ``--no-fetch-external`` keeps its
+    external links as rows never fetched, and never will fetch them."""
+    if "fetchExternal" not in a.columns("info"):
+        return True
+    row = a.execute("SELECT fetchExternal FROM info ORDER BY id LIMIT 1").fetchone()
+    return row is None or str(row[0]).lower() not in ("0", "false")

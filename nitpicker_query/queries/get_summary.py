@@ -11,7 +11,7 @@ from ..content_types import classify_content_type
 from ..error_kinds import classify_error_kind
 from ..format import NOT_SKIPPED, POPULATIONS, STOP_REASONS, loose_page, population_page
 from ..paging import check_choice
-from ..totals import crawl_totals
+from ..totals import crawl_totals, externals_checked
 from ._common import json_list
 from .list_network_outages import outage_totals
 
@@ -164,7 +164,7 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
         }
         present = {key: int(values[i + 1] or 0) for i, (key, _) in enumerate(_META_FIELDS)}
         crawl = _crawl_state(a)
-        totals = crawl_totals(a, a.lite, externals_checked=_externals_checked(a))
+        totals = crawl_totals(a, a.lite, externals_checked=externals_checked(a))
         problems = _page_problems(a)
         outages = outage_totals(a)
         findings = _findings(a)
@@ -234,15 +234,6 @@ def _page_problems(a: Archive) -> list[dict[str, Any]]:
             kinds[kind] += 1
     return [{"kind": k, "count": n}
             for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))]
-
-
-def _externals_checked(a: Archive) -> bool:
-    """Did the crawl check its external links (``info.fetchExternal``; yes when the
-    archive does not say)?"""
-    if "fetchExternal" not in a.columns("info"):
-        return True
-    row = a.execute("SELECT fetchExternal FROM info ORDER BY id LIMIT 1").fetchone()
-    return row is None or str(row[0]).lower() not in ("0", "false")
 
 
 def _crawl_state(a: Archive) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 from ..archive import Archive
 from ..format import loose_page, redirect_target
 from ..queries.main_contents import main_content_table
+from ..totals import externals_checked
 from .table import STATUS_ALERTS, Alert, Column, Table
 
 MAX_PATH_COLUMNS = 10
@@ -25,8 +26,9 @@ MAX_PATH_COLUMNS = 10
 BAD_STATUS = "(s IS NULL OR s <= 0 OR (s >= 400 AND s <> 401))"
 """A link is bad when its destination (through redirects) answered no status, failed
 (-1), or answered 400 or more — except 401, a page behind a login (upstream's rule). A
-link to a URL the crawl chose not to fetch (skipped: out of scope, robots.txt) is not
-bad: nothing is known of it."""
+link to a URL the crawl did not fetch — skipped (out of scope, robots.txt), still queued
+when a crawl stopped early, an external link of a ``--no-fetch-external`` crawl — is not
+bad: nothing is known of it (:data:`_LINKS` asks for a fetched destination)."""
 
 _SITE_SEPARATORS = " |｜-–—:・"
 
@@ -115,9 +117,10 @@ MAIN_CONTENT_REPORTED = ("selector", "word_count", "body_word_count", "heading_c
 _LINKS = (
     "(SELECT coalesce(sum(ext = 0), 0) || ',' || coalesce(sum(ext = 0 AND {bad}), 0) || ',' "
     "|| coalesce(sum(ext = 1), 0) || ',' || coalesce(sum(ext = 1 AND {bad}), 0) FROM "
-    "(SELECT t.isExternal AS ext, t.isSkipped AS skipped, coalesce({final}, t.status) AS s "
+    "(SELECT t.isExternal AS ext, t.isSkipped AS skipped, t.scraped AS fetched, "
+    "coalesce({final}, t.status) AS s "
     "FROM anchors x JOIN pages t ON t.id = x.hrefId WHERE x.pageId = p.id))"
-).format(bad=f"(coalesce(skipped, 0) = 0 AND {BAD_STATUS})",
+).format(bad=f"(coalesce(skipped, 0) = 0 AND fetched = 1 AND {BAD_STATUS})",
          final=redirect_target("t", "status"))
 """Internal links, internal bad, external, external bad — one pass over a page's anchors."""
 
@@ -196,15 +199,17 @@ def links(a: Archive) -> Table:
     """Upstream's Links: every URL the crawl knows — pages, files, external URLs,
     redirect sources, skipped URLs — in the order found. Referrers: ``N Elements``, the
     links pointing at the URL itself; Remarks: why it was skipped, or that it was never
-    fetched (the crawl stopped first: these are the summary's ``queuedUrls``, so the
-    sheet has ``urls`` + ``queuedUrls`` rows)."""
+    fetched (the crawl stopped first: these are the summary's ``queuedUrls``) or, on a
+    ``--no-fetch-external`` crawl, that an external link was not checked — so the sheet
+    has ``urls`` + ``queuedUrls`` rows, plus those external links."""
     total = a.count("SELECT count(*) FROM pages")
+    checked = externals_checked(a)
     cursor = a.stream(
         "SELECT p.url, p.title, p.status, p.statusText, p.contentType, "
         f"{_REDIRECTS_IN}, (SELECT count(*) FROM anchors x WHERE x.hrefId = p.id), "
-        "p.responseHeaders, p.isSkipped, p.skipReason, p.scraped FROM pages p "
+        "p.responseHeaders, p.isSkipped, p.skipReason, p.scraped, p.isExternal FROM pages p "
         "ORDER BY p.id")
-    return Table("Links", LINK_COLUMNS, total, _link_rows(cursor), freeze_columns=1)
+    return Table("Links", LINK_COLUMNS, total, _link_rows(cursor, checked), freeze_columns=1)
 
 
 def _headers_text(raw: Any) -> str | None:
@@ -218,13 +223,14 @@ def _headers_text(raw: Any) -> str | None:
 
 
 NEVER_FETCHED = "never fetched (the crawl stopped first; --resume fetches it)"
+NOT_CHECKED = "not checked (the crawl ran with --no-fetch-external)"
 
 
-def _link_rows(cursor: Any) -> Iterator[Sequence[Any]]:
+def _link_rows(cursor: Any, checked: bool) -> Iterator[Sequence[Any]]:
     for (url, title, status, text, ctype, redirects, referrers, headers, skipped,
-         reason, scraped) in cursor:
-        remark = ((reason or "skipped") if skipped else
-                  None if scraped else NEVER_FETCHED)
+         reason, scraped, external) in cursor:
+        remark = ((reason or "skipped") if skipped else None if scraped else
+                  NOT_CHECKED if external and not checked else NEVER_FETCHED)
         yield (url, title or "-", -1 if status is None else status, text or "", ctype or "",
                redirects, f"{referrers} Elements", _headers_text(headers), remark)
 

@@ -253,6 +253,8 @@ def test_bad_input_is_one_line_and_changes_nothing(hostile: Path, tmp_path: Path
         (["-o", str(tmp_path / "nowhere" / "r.xlsx")], "does not exist: create it first"),
         (["-o", str(tmp_path / "r.xlsx"), "--sheets", "Pages"], "no sheet named 'Pages'"),
         (["-o", str(tmp_path), "--format", "xlsx"], "is a directory"),
+        (["-o", str(tmp_path / "r.csv")], "r.csv names another format: the report is an "
+         ".xlsx workbook (--format csv writes one CSV per sheet into a directory)"),
     ]
     for args, message in cases:
         r = subprocess.run([QUERY, "report", str(hostile), *args], capture_output=True,
@@ -299,3 +301,33 @@ def test_libreoffice_renders_the_workbook(workbook: Path, rendered_crawl: Crawl,
     first = (tmp_path / "site.csv").read_text(encoding="utf-8").splitlines()
     base = q.get_summary(rendered_crawl.archive)["baseUrl"]
     assert first[:2] == ["Item,Value", f"Base URL,{base}"]
+
+
+@pytest.mark.parametrize("checked", [False, True])
+def test_links_nobody_fetched_are_not_bad(tmp_path: Path, checked: bool) -> None:
+    """A page linking a URL still queued (a crawl stopped early) and an external link is
+    not a page with bad links: nothing is known of either. Links says why each was not
+    fetched — not checked at all on a --no-fetch-external crawl, never fetched (yet) on one
+    that checks them — and a link to a real 404 stays bad (the other direction)."""
+    base = "http://localhost"
+    w = ArchiveWriter.create(tmp_path / "s.nitpicker", roots=[base + "/"],
+                             fetchExternal=checked)
+    home = w.save_page(base + "/", {"scraped": 1, "isTarget": 1, "isExternal": 0,
+                                    "status": 200, "contentType": "text/html",
+                                    "isSkipped": 0}, title="Home")
+    w.save_page(base + "/gone", {"scraped": 1, "isTarget": 1, "isExternal": 0, "status": 404,
+                                 "contentType": "text/html", "isSkipped": 0}, title="Gone")
+    w.replace_anchors(home, [(base + "/later", None, "later"), (base + "/gone", None, "gone"),
+                             ("https://elsewhere.test/x", None, "x")],
+                      is_external=lambda u: not u.startswith(base))
+    archive = w.close()
+    out = tmp_path / "r.xlsx"
+    write_report(archive, out, sheets=["Page List", "Links"])
+    book = openpyxl.load_workbook(out, read_only=True)
+    page = next(r for r in _rows(book, "Page List") if r["URL"] == base + "/")
+    assert (page["Internal Links"], page["Internal Bad Links"]) == (2, 1)   # /gone only
+    assert (page["External Links"], page["External Bad Links"]) == (1, 0)
+    remarks = {r["URL"]: r["Remarks"] for r in _rows(book, "Links")}
+    assert remarks[base + "/later"] == report_page_sheets.NEVER_FETCHED
+    assert remarks["https://elsewhere.test/x"] == (
+        report_page_sheets.NEVER_FETCHED if checked else report_page_sheets.NOT_CHECKED)
