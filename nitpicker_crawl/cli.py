@@ -26,7 +26,7 @@ from nitpicker_query.exceptions import ArchiveBusy
 from nitpicker_query.patterns import glob_problem
 from nitpicker_query.progress import StderrLine
 from nitpicker_query.queries._common import json_list
-from nitpicker_query.terminal import CliParser, escape, fit
+from nitpicker_query.terminal import CliParser, escape, fit, outlive_readers
 from nitpicker_query.totals import crawl_totals, plural
 
 from . import templates
@@ -605,6 +605,7 @@ def _templates(writer: ArchiveWriter, options: CrawlOptions, *, silent: bool
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    outlive_readers()   # `… 2>&1 | head` must not stop or wedge a crawl
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["upgrade"]:
         return upgrade_main(arguments[1:])

@@ -23,7 +23,7 @@ from .exceptions import InvalidArgument, NitpickerError, NotFound
 from .export import csv_chunks
 from .progress import StderrLine
 from .render import FORMATS, is_list_result, render
-from .terminal import CliParser, escape, terminal_width
+from .terminal import CliParser, escape, outlive_readers, terminal_width
 
 PROG = "nitpicker-query"
 
@@ -233,6 +233,7 @@ def export_csv(spec: QuerySpec, args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    outlive_readers()   # `nitpicker-query pages … | head` ends quietly
     parser = build_parser()
     args = parser.parse_args(argv)
     spec: QuerySpec | None = args.spec

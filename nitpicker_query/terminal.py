@@ -167,3 +167,56 @@ def fit(text: str, width: int) -> str:
 def local_time(ms: int | float) -> str:
     """Epoch milliseconds as local ISO 8601 to the second (``2026-12-01T13:45:10+09:00``)."""
     return datetime.fromtimestamp(ms / 1000).astimezone().isoformat(timespec="seconds")
+
+
+class _Spout:
+    """A text stream that outlives its reader: once the other end of a pipe is gone
+    (``nitpicker-crawl … 2>&1 | head -2``), writes go nowhere instead of raising
+    ``BrokenPipeError`` in the middle of the work — a crawl's progress line must never
+    stop the crawl, leave its working directory behind, or wedge it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                self._stream.write(text)
+            except (BrokenPipeError, ValueError):   # ValueError: closed by its owner
+                self._drop()
+            except OSError as exc:
+                if exc.errno != 32:   # EPIPE
+                    raise
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except (BrokenPipeError, ValueError):
+                self._drop()
+
+    def _drop(self) -> None:
+        """Nobody reads any more: the descriptor points at /dev/null from now on (so the
+        interpreter's own flush at exit does not raise either)."""
+        self._gone = True
+        try:
+            fd = self._stream.fileno()
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def outlive_readers() -> None:
+    """Make stdout and stderr of this process survive a reader that went away."""
+    if not isinstance(sys.stdout, _Spout):
+        sys.stdout = _Spout(sys.stdout)
+    if not isinstance(sys.stderr, _Spout):
+        sys.stderr = _Spout(sys.stderr)

@@ -33,7 +33,12 @@ from typing import Any
 
 from nitpicker_query import extract, locks
 from nitpicker_query.archive import classify
-from nitpicker_query.exceptions import NitpickerError, NotAnArchive, UnsupportedFormat
+from nitpicker_query.exceptions import (
+    ArchiveNotFound,
+    NitpickerError,
+    NotAnArchive,
+    UnsupportedFormat,
+)
 from nitpicker_query.format import (
     CONSOLE_LOGS_DDL,
     CRAWL_RUNS_DDL,
@@ -198,6 +203,12 @@ class ArchiveWriter:
         (:meth:`output_of`), unless ``output`` says otherwise.
         """
         src = Path(source).absolute()
+        left = cls.default_workdir(src)
+        if not src.exists() and (left / "db.sqlite").exists():
+            # the crawl of that file stopped before writing it: its work is there
+            raise ArchiveNotFound(f"{src.name} was never written: its crawl stopped first "
+                                  f"and left its work in {left.name}; continue it with "
+                                  f"--resume {shlex.quote(os.path.relpath(left))}", src)
         mode = classify(src)
         if mode == "stub":
             wd = src

@@ -210,6 +210,12 @@ def test_kill_9_then_resume_completes(tmp_path: Path, zoo: TrapZoo) -> None:
     assert not (tmp_path / "hard.nitpicker").exists()
     saved = _first_crawled(workdir)  # the stub reads, WAL included
     assert len(saved) >= 5
+    # the file named by -o was never written: --resume of it says where the work is
+    wrong = run_crawl(tmp_path, "--resume", "hard.nitpicker", "--no-render", "--silent")
+    assert wrong.returncode != 0
+    assert ("hard.nitpicker was never written: its crawl stopped first and left its work "
+            "in ._nitpicker-hard; continue it with --resume ._nitpicker-hard") in wrong.stderr
+    assert _first_crawled(workdir) == saved
     r = run_crawl(tmp_path, "--resume", str(workdir), "--no-render", "--silent")
     assert r.returncode == 0, r.stderr
     after = _first_crawled(tmp_path / "hard.nitpicker")
@@ -309,3 +315,20 @@ def test_exclude_pattern_separates_a_query_trap_from_its_parent(tmp_path: Path,
 def test_bad_exclude_pattern_is_a_usage_error(tmp_path: Path) -> None:
     r = run_crawl(tmp_path, "http://127.0.0.1:9/", "--exclude-pattern", "(")
     assert r.returncode == 2 and "is not a regular expression" in r.stderr
+
+
+def test_a_reader_that_goes_away_does_not_stop_the_crawl(tmp_path: Path, zoo: TrapZoo) -> None:
+    """``nitpicker-crawl … 2>&1 | head -2``: once nobody reads its progress, the crawl
+    goes on, ends as it would have and writes its archive (it died leaving its working
+    directory, or wedged, when a write raised BrokenPipeError)."""
+    proc = subprocess.Popen([CRAWL, zoo.url + "blog/", "-o", "p.nitpicker", "--no-render",
+                             "--no-fetch-external", "--max-pages", "8", "--interval", "100"],
+                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ})
+    assert proc.stderr is not None
+    proc.stderr.readline()
+    proc.stderr.close()   # the reader is gone: every later write meets a closed pipe
+    assert proc.wait(timeout=120) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.nitpicker"]
+    with q.open_archive(tmp_path / "p.nitpicker") as a:
+        assert a.count("SELECT count(*) FROM pages WHERE scraped = 1 AND isExternal = 0") == 8
