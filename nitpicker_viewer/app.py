@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import functools
 import itertools
 import json
@@ -531,7 +532,7 @@ class Viewer:
         spec = SPECS.get(query)
         try:
             if spec is None:
-                raise NotFound(f"No query named {query[:60]}")
+                raise NotFound(_no_query(query))
             archive = await _threaded(self.archives.open, request.query_params.get("archive")
                                       or request.query_params.get("a"))
             args = params.arguments(spec, request.query_params)
@@ -620,6 +621,17 @@ def more_of(item: Mapping[str, Any], column: str) -> int:
     shown = min(len(value), 20)
     total = whole if isinstance(whole, int) and not isinstance(whole, bool) else len(value)
     return max(0, total - shown)
+
+
+def _no_query(name: str) -> str:
+    """The error of ``/api/<name>`` for a name no query has, with the one meant: the API
+    speaks MCP's names (``get_summary``), the views and the CLI their own (``summary``)."""
+    by_command = {spec.command: spec.name for spec in SPECS.values()}
+    meant = by_command.get(name) or next(iter(difflib.get_close_matches(
+        name, [*SPECS, *by_command], n=1)), None)
+    meant = by_command.get(meant or "", meant)
+    hint = f"; did you mean {meant}?" if meant else " (the API index lists them)"
+    return f"No query named {name[:60]}{hint}"
 
 
 def percent(value: Any) -> str:

@@ -98,6 +98,7 @@ STRINGS: dict[str, str] = {
     "pages-without": "Pages without it",
     "pages-without-field": "pages without {field}",
     "and-more": "…and {n} more",
+    "hsts-http": "n/a (http)",
     "metadata-population-indexable": "Shares of the {pages} indexable pages (2xx, not noindex, "
     "canonical absent or self).",
     "metadata-population-all": "Shares of all {pages} HTML pages of the site, error pages "

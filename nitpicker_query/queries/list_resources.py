@@ -54,8 +54,16 @@ def list_resources(
     clause = ("WHERE " + " AND ".join(where)) if where else ""
     order = "DESC" if sort_order == "desc" else "ASC"
     order_by = f"r.{SORT_COLUMNS[sort_by]} {order}" + (", r.url" if sort_by != "url" else "")
+    extra: dict[str, Any] = {}
     with opened(archive) as a:
         total = a.count(f"SELECT count(*) FROM resources r {clause}", params)
+        if total == 0 and not (a.has_table("resources-referrers") and a.count(
+                'SELECT count(*) FROM (SELECT 1 FROM "resources-referrers" LIMIT 1)')):
+            # empty because nothing was recorded, not because the pages load nothing
+            extra["note"] = ("no page of this archive recorded loading anything: a "
+                             "--no-render crawl reads the HTML only (crawl with rendering, "
+                             "the default, to list the stylesheets, scripts, images and "
+                             "fonts the pages load), or the pages load nothing")
         rows = a.execute(
             "SELECT r.url, r.status, r.statusText, r.contentType, r.contentLength, "
             "r.isExternal, r.compress, r.cdn, (SELECT count(*) FROM \"resources-referrers\" rr "
@@ -70,4 +78,4 @@ def list_resources(
          "cdn": blank_to_none(r["cdn"]), "referrerCount": r["referrerCount"]}
         for r in rows
     ]
-    return envelope(items, total, limit, offset)
+    return envelope(items, total, limit, offset, **extra)

@@ -79,6 +79,11 @@ def _check_output(a: Archive, out: Path, fmt: str) -> None:
         raise InvalidArgument(f"{out} is the archive itself: write the report elsewhere")
     if fmt == "xlsx" and out.is_dir():
         raise InvalidArgument(f"{out} is a directory: give the workbook's file name")
+    if fmt == "xlsx" and out.suffix.lower() in (".csv", ".tsv", ".txt", ".json", ".ods"):
+        # an Excel workbook under another format's name opens as garbage elsewhere
+        raise InvalidArgument(f"{out.name} names another format: the report is an .xlsx "
+                              "workbook (--format csv writes one CSV per sheet into a "
+                              "directory)")
     if fmt == "csv" and out.exists() and not out.is_dir():
         raise InvalidArgument(f"{out} is a file: --format csv writes a directory")
     if not out.parent.is_dir():

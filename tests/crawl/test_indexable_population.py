@@ -158,3 +158,11 @@ def test_search_folds_case_and_accents_in_titles(archive: tuple[Path, str]) -> N
             base + "ecoute"], typed
     # the other direction: a word the title does not hold
     assert q.list_pages(path, search="Ecoutez")["total"] == 0
+
+
+def test_an_empty_resource_list_says_why(archive: tuple[Path, str]) -> None:
+    """A --no-render archive records no loads: "no items" must not read as "the site loads
+    no stylesheet"."""
+    path, _ = archive
+    result = q.list_resources(path)
+    assert result["total"] == 0 and "--no-render crawl reads the HTML only" in result["note"]

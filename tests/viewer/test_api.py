@@ -92,7 +92,10 @@ def test_bad_input_status_and_one_line(viewer: Served, tmp_path: Path) -> None:
         ("/api/list_pages?isExternal=maybe", 400, "isExternal must be true or false"),
         ("/api/get_page_detail", 400, "url is required"),
         ("/api/get_page_detail?url=http://nowhere/", 404, "No page with URL"),
-        ("/api/nope", 404, "No query named nope"),
+        ("/api/nope", 404, "No query named nope (the API index lists them)"),
+        # the CLI's and the views' name of a query: the API's is MCP's
+        ("/api/summary", 404, "No query named summary; did you mean get_summary?"),
+        ("/api/list_page", 404, "did you mean list_pages?"),
         ("/api/get_summary?a=missing.nitpicker", 403, "this viewer shows one archive"),
         ("/api/get_summary?a=../../etc/passwd", 403, "outside the allowed roots"),
         ("/pages?page=0", 400, "page must be between 1 and 10000000, not 0"),

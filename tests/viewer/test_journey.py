@@ -110,7 +110,7 @@ def test_must_show_journey(browser: Any, viewer: Served, capped_archive: Path,
     cells = tab.locator("main tbody tr").first.locator("td").all_inner_texts()
     keys = ("hasCSP", "hasXFrameOptions", "hasXContentTypeOptions", "hasHSTS")
     assert [c.replace("\n", "") for c in cells] == [flags[0]["url"], *(
-        mark(flags[0][k]) for k in keys)]
+        mark(flags[0][k], k, flags[0]["url"]) for k in keys)]
     # Duplicate clusters
     nav(tab, "Duplicate clusters")
     accessible()

@@ -38,9 +38,12 @@ def error_text(body: str) -> str:
     return html.unescape(found.group(1))
 
 
-def mark(value: bool | None) -> str:
+def mark(value: bool | None, key: str = "", url: str = "") -> str:
     """A flag's cell as its text reads: a mark (hidden from screen readers) and the word
-    a screen reader says; null (no headers stored) as "not fetched"."""
+    a screen reader says; null (no headers stored) as "not fetched" — but HSTS on a
+    fetched http:// page, where it cannot apply, as "n/a (http)"."""
+    if value is None and key == "hasHSTS" and url.startswith("http:"):
+        return "n/a (http)"
     return "not fetched" if value is None else ("✓yes" if value else "—no")
 
 
@@ -52,8 +55,9 @@ def test_the_headers_view_shows_each_flag(viewer: Served, capped_archive: Path) 
     expected = q.check_headers(capped_archive, limit=50)["items"]
     assert [r["URL"] for r in rows] == [e["url"] for e in expected]
     assert [[r["CSP"], r["X-Frame-Options"], r["X-Content-Type-Options"], r["HSTS"]]
-            for r in rows] == [[mark(e[k]) for k in ("hasCSP", "hasXFrameOptions",
-                                                         "hasXContentTypeOptions", "hasHSTS")]
+            for r in rows] == [[mark(e[k], k, e["url"]) for k in (
+                                   "hasCSP", "hasXFrameOptions", "hasXContentTypeOptions",
+                                   "hasHSTS")]
                                for e in expected]
 
 
