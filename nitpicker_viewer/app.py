@@ -62,7 +62,7 @@ from nitpicker_query.values import jsonable
 
 from . import params
 from .archives import Archives, PathNotAllowed
-from .text import MISMATCH_HEADINGS, heading, label, main_heading, t
+from .text import MISMATCH_HEADINGS, heading, label, main_heading, nothing, t
 
 HERE = Path(__file__).resolve().parent
 LOG = logging.getLogger("uvicorn.error")
@@ -258,6 +258,7 @@ class Viewer:
         self.env.filters["signals"] = signal_list
         self.env.filters["percent"] = percent
         self.env.globals["more_of"] = more_of
+        self.env.globals["nothing"] = nothing
         self.env.filters["number"] = lambda v: f"{int(v or 0):,}"
         self.env.filters["pretty"] = lambda v: json.dumps(v, ensure_ascii=False, indent=2)
         self._not_fetched = Markup('<span class="muted">{}</span>').format(t("not-fetched"))
@@ -394,6 +395,7 @@ class Viewer:
         columns = _columns(_column_set(view, values), result)
         headings = MISMATCH_HEADINGS.get(values.get("type", ""), {}) \
             if view == "mismatches" else {}
+        context.update(column_set=column_set_name(view, values))
         context.update(spec=spec, values=values, page=page, size=size, csv_link=csv_link,
                        columns=columns, cells=_cell_tags(columns, headings),
                        sizes=params.PAGE_SIZES,
@@ -645,22 +647,29 @@ def percent(value: Any) -> str:
 def _column_set(view: str, values: Mapping[str, str]) -> tuple[str, ...]:
     """The columns a view shows: the set ``columns=`` names (its first set by default),
     or the view's only set."""
+    name = column_set_name(view, values)
+    return VIEWS[view][1] if name is None else COLUMN_SETS[view][name]
+
+
+def column_set_name(view: str, values: Mapping[str, str]) -> str | None:
+    """The name of the column set a view shows (None for a view with one set): the one
+    ``columns=`` names, else the one an option on shows (the redirects' hops), else the
+    view's first; a bad choice is an error."""
     sets = COLUMN_SETS.get(view)
     chosen = values.get("columns") or ""
     if sets is None:
         if chosen:
             raise InvalidArgument(f"The {t(view)} view has one set of columns: leave "
                                   f"columns out, not {chosen[:40]!r}")
-        return VIEWS[view][1]
+        return None
     if not chosen:
-        # an option whose whole point is columns shows them: the redirects' hops
         shown = next((name for option, name in OPTION_SETS.get(view, ())
                       if values.get(option, "false").lower() not in ("", "false", "0")), None)
-        return sets[shown] if shown else next(iter(sets.values()))
+        return shown or next(iter(sets))
     if chosen not in sets:
         raise InvalidArgument(f"Columns (columns) must be one of {', '.join(sets)}, not "
                               f"{chosen[:40]!r}")
-    return sets[chosen]
+    return chosen
 
 
 def _sort_state(view: str, spec: QuerySpec, values: Mapping[str, str]

@@ -54,6 +54,10 @@ STRINGS: dict[str, str] = {
     "next": "Next",
     "showing": "Showing {first}–{last} of {total}",
     "none": "Nothing here.",
+    "none-links-broken": "No broken link: every link of this archive ended on an answer below "
+    "400 (or was not checked).",
+    "none-links-orphaned": "No orphaned page.",
+    "none-links-external": "No external link.",
     "computing": "Starting…",
     "computing-why": "The crawl of this archive did not store its template clusters, so "
                      "they are being computed now: every stored page is read once (about a "
@@ -123,6 +127,7 @@ STRINGS: dict[str, str] = {
     "columns": "Columns",
     "column-set-overview": "Overview",
     "column-set-security": "Security headers",
+    "column-set-redirects": "Redirects",
     "column-set-metadata": "Metadata",
     "column-set-all": "All",
 }
@@ -164,6 +169,8 @@ LABELS: dict[str, str] = {
     "finalStatus": "Final status", "redirectStatus": "Redirect",
     "redirects": "Redirects only", "redirectKind": "Redirect kind", "redirectTo": "Next hop",
     "redirectLoop": "Loop",
+    "jsonldCount": "JSON-LD items", "tagsProvidersCsv": "Technologies",
+    "isSkipped": "Skipped",
 }
 
 
@@ -215,6 +222,12 @@ def label(name: str) -> str:
         else:
             words.append(char)
     return " ".join(words).capitalize()
+
+
+def nothing(view: str, kind: str = "") -> str:
+    """What an empty list says: in words of what was asked when the view has them ("No
+    broken link"), else "Nothing here." — an empty table must not read as "no links"."""
+    return STRINGS.get(f"none-{view}-{kind}") or STRINGS["none"]
 
 
 def t(key: str, **values: object) -> str:

@@ -180,3 +180,8 @@ def test_the_viewer_shows_the_redirect_columns(crawled: tuple[Path, Path, str]) 
         row = rows[base + "manual/"]
         assert (row["Redirect kind"], row["Redirects to"]) == (
             "meta-refresh", base + "manual/en/index.html")
+        # the Redirects column set was chosen for it, and is named in words
+        assert '<option value="redirects" selected>Redirects</option>' in body
+        # a site without a broken link says so, not "Nothing here."
+        status, body, _ = get(served, "/links")
+        assert status == 200 and "No broken link" in body and "Nothing here." not in body

@@ -145,3 +145,15 @@ def test_pages_on_a_phone_are_cards(context: Any, viewer: Served) -> None:
         assert card["width"] <= 390
         assert card["labels"][0] == "none"  # the URL needs no label
         assert '"Status: "' in card["labels"] or '"Skipped because: "' in card["labels"], card
+
+
+def test_every_column_set_and_option_set_has_words() -> None:
+    """A column set named in the selector reads as words, never as its key (the
+    redirects set once showed "column-set-redirects")."""
+    from nitpicker_viewer.app import COLUMN_SETS, OPTION_SETS
+    from nitpicker_viewer.text import t
+    for view, sets in COLUMN_SETS.items():
+        for name in sets:
+            assert t("column-set-" + name) != "column-set-" + name, (view, name)
+    for view, pairs in OPTION_SETS.items():
+        assert all(name in COLUMN_SETS[view] for _, name in pairs)
