@@ -73,6 +73,7 @@ STRINGS: dict[str, str] = {
     "refused": "Refused URLs",
     "refused-urls": "{n} refused URL{s}",
     "runs": "{n} run{s}",
+    "queued-urls": "{n} URL{s} found and not fetched yet (--resume fetches them)",
     "cluster": "Cluster",
     "error": "Error",
     "live": "Crawl in progress or interrupted (crawler PID {pid})",

@@ -111,4 +111,14 @@ def test_unchecked_external_links_are_not_queued(tmp_path: Path) -> None:
         externals = a.count("SELECT count(*) FROM pages WHERE isExternal = 1")
     assert externals > 0 and totals["queuedUrls"] == 0
     assert cut.returncode == 3, cut.stderr
-    assert q.get_summary(tmp_path / "cut.nitpicker")["totals"]["queuedUrls"] > 0
+    queued = q.get_summary(tmp_path / "cut.nitpicker")["totals"]["queuedUrls"]
+    assert queued > 0
+    # the viewer's summary says so too, not only that the crawl stopped at max-pages
+    for served in serve(tmp_path / "cut.nitpicker", []):
+        with urllib.request.urlopen(served.url + "/summary", timeout=60) as page:
+            body = page.read().decode()
+        urls = f"{queued:,} URL{'' if queued == 1 else 's'}"
+        assert f"max-pages (1 run); {urls} found and not fetched yet" in body
+    for served in serve(tmp_path / "whole.nitpicker", []):
+        with urllib.request.urlopen(served.url + "/summary", timeout=60) as page:
+            assert "not fetched yet" not in page.read().decode()
