@@ -777,6 +777,11 @@ class Crawler:
             fields["meta_extras"], fetched.headers,
             rendered.navigations if rendered is not None else [], final)
         if redirect is not None:
+            # only where a browser would go: an http(s) URL, in its identity form (a
+            # refresh to javascript: or to a mangled address is no redirect)
+            target = normalize(redirect["to"], disable_queries=self.options.disable_queries)
+            redirect = None if target is None else {**redirect, "to": target}
+        if redirect is not None:
             fields["meta_extras"]["clientRedirect"] = redirect
         refused: list[tuple[str, str, int | None]] = []
         notes: list[tuple[str, str]] = []

@@ -31,7 +31,8 @@ from tests.viewer.test_api import get
 
 PAGES: dict[str, tuple[int, dict[str, str], str]] = {
     "/": (200, {}, "<title>Home</title><a href='/old'>manual</a> <a href='/hdr'>h</a> "
-          "<a href='/loop-a'>loop</a> <a href='/reload'>news</a> <a href='/js'>js</a>"),
+          "<a href='/loop-a'>loop</a> <a href='/reload'>news</a> <a href='/js'>js</a> "
+          "<a href='/scripted'>s</a>"),
     "/old": (301, {"Location": "/manual"}, ""),
     "/manual": (301, {"Location": "/manual/"}, ""),
     "/manual/": (200, {}, '<html><head><meta http-equiv="refresh" content="0; '
@@ -41,6 +42,8 @@ PAGES: dict[str, tuple[int, dict[str, str], str]] = {
     "/loop-a": (200, {}, "<title>A</title><meta http-equiv='refresh' content='1;url=/loop-b'>"),
     "/loop-b": (200, {}, "<title>B</title><meta http-equiv='refresh' content='1;url=/loop-a'>"),
     "/reload": (200, {}, "<title>News</title><meta http-equiv='refresh' content='300'>"),
+    "/scripted": (200, {}, "<title>S</title><meta http-equiv='refresh' "
+                  "content='0;url=javascript:alert(1)'>"),
     "/js": (200, {}, "<title>JS</title><script>location.replace('/manual/en/index.html')"
             "</script>"),
 }
@@ -102,7 +105,7 @@ def test_every_kind_of_redirect_is_listed_with_where_it_ends(
     assert loop["redirectLoop"] is True and loop["finalUrl"] == base + "loop-a"
     # the other direction: a refresh that only reloads, a script unseen without a
     # browser, and the page a chain ends on are no redirects
-    for page in ("reload", "js", "manual/en/index.html", ""):
+    for page in ("reload", "js", "scripted", "manual/en/index.html", ""):
         assert base + page not in found
     # the target of a meta refresh is crawled although no link names it
     detail = q.get_page_detail(plain, url=manual)
