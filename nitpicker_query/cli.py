@@ -233,7 +233,7 @@ def export_csv(spec: QuerySpec, args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    outlive_readers()   # `nitpicker-query pages … | head` ends quietly
+    outlive_readers(stop=True)   # `nitpicker-query pages … | head` ends quietly
     parser = build_parser()
     args = parser.parse_args(argv)
     spec: QuerySpec | None = args.spec

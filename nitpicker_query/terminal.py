@@ -175,9 +175,10 @@ class _Spout:
     ``BrokenPipeError`` in the middle of the work — a crawl's progress line must never
     stop the crawl, leave its working directory behind, or wedge it."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, stop: bool) -> None:
         self._stream = stream
         self._gone = False
+        self._stop = stop   # end the process once its reader is gone (a query's output)
 
     def write(self, text: str) -> int:
         if not self._gone:
@@ -209,14 +210,21 @@ class _Spout:
             os.close(null)
         except (OSError, ValueError):
             pass
+        if self._stop:
+            # what is left to write has no reader: stop the work, quietly (Python's own
+            # advice for a closed pipe: output to /dev/null, exit 1)
+            raise SystemExit(1)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
-def outlive_readers() -> None:
-    """Make stdout and stderr of this process survive a reader that went away."""
+def outlive_readers(*, stop: bool = False) -> None:
+    """Make stdout and stderr of this process survive a reader that went away: the work
+    goes on with its output going nowhere (a crawl: its archive is what matters), or with
+    ``stop`` the process ends quietly (``nitpicker-query pages … | head``: the rest of
+    the answer would be computed for nobody)."""
     if not isinstance(sys.stdout, _Spout):
-        sys.stdout = _Spout(sys.stdout)
+        sys.stdout = _Spout(sys.stdout, stop=stop)
     if not isinstance(sys.stderr, _Spout):
-        sys.stderr = _Spout(sys.stderr)
+        sys.stderr = _Spout(sys.stderr, stop=stop)
