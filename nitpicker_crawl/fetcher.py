@@ -220,7 +220,9 @@ class Fetcher:
         last: BaseException | None = None
         partial: Fetched | None = None  # the last attempt that got its headers
         spent = 0.0
-        host = httpx.URL(url).netloc.decode("ascii", "replace")
+        # the host is read only by the external links' fetcher (the site's is one host)
+        host = httpx.URL(url).netloc.decode("ascii", "replace") \
+            if self.dead_hosts is not None else ""
         connect_failed = False
         if self.dead_hosts is not None and host in self.dead_hosts:
             first, message = self.dead_hosts[host]

@@ -16,6 +16,7 @@ from typing import Any
 from .content_types import CATEGORIES
 from .format import POPULATIONS
 from .paging import MAX_LIMIT
+from .queries.check_headers import HEADERS as SECURITY_HEADERS
 from .queries.check_headers import SORT_KEYS as HEADER_SORTS
 from .queries.check_headers import check_headers
 from .queries.console_logs import SORTS as CONSOLE_SORTS
@@ -185,6 +186,9 @@ _SORT_ORDER = Param("sort_order", "choice", "Sort direction.", default="asc",
 _PAGE_URL = Param("url", "str", "The page URL exactly as stored (scheme, host, path, query).",
                   required=True, example="https://example.com/about/")
 
+REDIRECT_COLUMNS = ("redirectKind", "redirectTo", "finalUrl", "finalStatus", "redirectLoop")
+"""What ``list_pages(redirects=True)`` adds to each item that a table shows."""
+
 _POPULATION = Param("population", "choice", "Which pages count: indexable ones (2xx, not "
                     "noindex, canonical absent or self) or all rendered HTML pages of the "
                     "site (error pages too).", default="indexable", choices=POPULATIONS,
@@ -255,10 +259,8 @@ QUERIES: tuple[QuerySpec, ...] = (
         ),
         table_columns=("url", "status", "title", "contentType", "isExternal", "noindex",
                        "skipReason"),
-        option_columns=(("redirects", ("redirectKind", "redirectTo", "finalUrl",
-                                       "finalStatus", "redirectLoop")),
-                        ("security_headers", ("hasCSP", "hasXFrameOptions",
-                                              "hasXContentTypeOptions", "hasHSTS"))),
+        option_columns=(("redirects", REDIRECT_COLUMNS),
+                        ("security_headers", tuple(key for key, _ in SECURITY_HEADERS))),
     ),
     QuerySpec(
         "get_page_detail", "page-detail", get_page_detail,

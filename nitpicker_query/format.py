@@ -501,7 +501,8 @@ naming the page itself — or ``all`` rendered internal HTML pages (the strict p
 
 def indexable_page(alias: str = "pages") -> str:
     """SQL for an indexable page (see :data:`POPULATIONS`)."""
-    return (f"{strict_page(alias)} AND ({alias}.isSkipped = 0 OR {alias}.isSkipped IS NULL) "
+    not_skipped = NOT_SKIPPED.replace("isSkipped", f"{alias}.isSkipped")
+    return (f"{strict_page(alias)} AND {not_skipped} "
             f"AND {alias}.status BETWEEN 200 AND 299 "
             f"AND coalesce({alias}.robots_noindex, 0) = 0 "
             f"AND (coalesce({alias}.canonical, '') = '' OR {alias}.canonical = {alias}.url)")

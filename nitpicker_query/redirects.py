@@ -108,10 +108,7 @@ def redirect_path(a: Archive, url: str) -> dict[str, Any] | None:
         if own is None:
             break
         hop["kind"] = own["kind"]
-        current = own["to"]
-        if current not in seen and _row(a, "p.url = ?", current) is None:
-            chain.append({"url": current, "status": None})   # never fetched
-            break
+        current = own["to"]   # a target never fetched ends the chain, status null
     if len(chain) < 2:
         return None
     first = chain[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import os
 import re
 import sys
@@ -228,3 +229,11 @@ def outlive_readers(*, stop: bool = False) -> None:
         sys.stdout = _Spout(sys.stdout, stop=stop)
     if not isinstance(sys.stderr, _Spout):
         sys.stderr = _Spout(sys.stderr, stop=stop)
+
+
+def percent(share: Any) -> str:
+    """A share (0–1) as a percentage, never rounded up to a whole one: 2,813 of 2,814 is
+    "99.9 %", not "100.0 %" (an auditor reads 100 % as "none missing")."""
+    value = float(share or 0)
+    shown = math.floor(1000 * value) / 10 if value < 1 else 100.0
+    return f"{shown:.1f} %"

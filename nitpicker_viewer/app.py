@@ -16,7 +16,6 @@ import functools
 import itertools
 import json
 import logging
-import math
 import shlex
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -46,7 +45,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import nitpicker_query as q
 from nitpicker_query import export, progress, templates
-from nitpicker_query.catalog import QUERIES, QuerySpec
+from nitpicker_query.catalog import QUERIES, REDIRECT_COLUMNS, QuerySpec
 from nitpicker_query.exceptions import (
     ArchiveNotFound,
     InvalidArgument,
@@ -58,6 +57,7 @@ from nitpicker_query.exceptions import (
 )
 from nitpicker_query.queries.check_headers import HEADERS as SECURITY_FLAGS
 from nitpicker_query.terminal import local_time as terminal_time
+from nitpicker_query.terminal import percent
 from nitpicker_query.values import jsonable
 
 from . import params
@@ -95,8 +95,7 @@ COLUMN_SETS: dict[str, dict[str, tuple[str, ...]]] = {
         "overview": ("url", "status", "title", "isExternal", "contentType", "noindex",
                      "skipReason"),
         "security": ("url", "status", *SECURITY_KEYS),
-        "redirects": ("url", "status", "redirectKind", "redirectTo", "finalUrl",
-                      "finalStatus", "redirectLoop"),
+        "redirects": ("url", "status", *REDIRECT_COLUMNS),
         "metadata": ("url", "title", "description", "canonical", "ogTitle", "ogUrl",
                      "lang"),
         "all": ("url", "status", "title", "isExternal", "contentType", "noindex",
@@ -292,7 +291,7 @@ class Viewer:
                 return self._sides[value]
             return self._marks[value]
         if isinstance(value, list):
-            return Markup("<br>").join(self.cell(v, archive) for v in value[:20])
+            return Markup("<br>").join(self.cell(v, archive) for v in value[:CELL_ITEMS])
         if isinstance(value, dict):
             if set(value) == {"directory", "pageCount"}:   # a cluster's directories
                 return Markup("{} ({})").format(self.cell(value["directory"], archive),
@@ -609,6 +608,8 @@ def _cell_tags(columns: list[str], headings: Mapping[str, str]) -> list[tuple[st
     return tags
 
 
+CELL_ITEMS = 20
+"""Items a list cell shows (the rest are counted: :func:`more_of`)."""
 LIST_COUNTS = {"urls": "count", "samplePages": "count"}
 """A list cell cut by its query (``pages_limit``) → the row's key counting it whole."""
 
@@ -620,7 +621,7 @@ def more_of(item: Mapping[str, Any], column: str) -> int:
     if not isinstance(value, list):
         return 0
     whole = item.get(LIST_COUNTS.get(column, ""))
-    shown = min(len(value), 20)
+    shown = min(len(value), CELL_ITEMS)
     total = whole if isinstance(whole, int) and not isinstance(whole, bool) else len(value)
     return max(0, total - shown)
 
@@ -634,14 +635,6 @@ def _no_query(name: str) -> str:
     meant = by_command.get(meant or "", meant)
     hint = f"; did you mean {meant}?" if meant else " (the API index lists them)"
     return f"No query named {name[:60]}{hint}"
-
-
-def percent(value: Any) -> str:
-    """A share as a percentage, never rounded up to a whole one: 2,813 of 2,814 is
-    "99.9 %", not "100.0 %" (an auditor reads 100 % as "none missing")."""
-    share = float(value or 0)
-    shown = math.floor(1000 * share) / 10 if share < 1 else 100.0
-    return f"{shown:.1f} %"
 
 
 def _column_set(view: str, values: Mapping[str, str]) -> tuple[str, ...]:

@@ -240,17 +240,15 @@ def list_pages(
             f"WHERE {clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
+        # each redirect's hops, on the same connection (the URL is the first column)
+        paths = [redirect_path(a, r[0]) or {} for r in rows] if redirects else []
     width = len(rows[0]) - len(HEADERS) if rows and flags else None
     items = [page_item(r[:width]) for r in rows]
-    if redirects:
-        with opened(archive) as a:
-            for item in items:
-                path = redirect_path(a, item["url"]) or {}
-                item.update({"redirectKind": path.get("kind"), "redirectTo": path.get("to"),
-                             "finalUrl": path.get("finalUrl"),
-                             "finalStatus": path.get("finalStatus"),
-                             "redirectLoop": bool(path.get("loop")),
-                             "redirectChain": path.get("chain", [])})
+    for item, path in zip(items, paths, strict=False):
+        item.update({"redirectKind": path.get("kind"), "redirectTo": path.get("to"),
+                     "finalUrl": path.get("finalUrl"), "finalStatus": path.get("finalStatus"),
+                     "redirectLoop": bool(path.get("loop")),
+                     "redirectChain": path.get("chain", [])})
     if flags:
         for item, row in zip(items, rows, strict=True):
             item.update({key: flag(v) for (key, _), v in zip(HEADERS, row[width:],

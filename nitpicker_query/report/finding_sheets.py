@@ -10,7 +10,6 @@ label and value, with the findings counted per validator.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -18,7 +17,7 @@ from ..archive import Archive
 from ..queries.find_mismatches import TYPES, mismatch_sql
 from ..queries.get_summary import get_summary
 from ..queries.get_violations import JOINS
-from ..terminal import local_time
+from ..terminal import local_time, percent
 from .table import Column, Table
 
 VIOLATION_COLUMNS = (
@@ -97,9 +96,8 @@ def _summary_rows(a: Archive) -> list[tuple[str, Any]]:
     population = "indexable pages" if s.get("metadataPopulation") == "indexable" else "pages"
     for key, rate in (s.get("metadataFulfillment") or {}).items():
         # counted, and never rounded up to 100 % while one page lacks it
-        shown = math.floor(1000 * rate) / 10 if rate < 1 else 100.0
         rows.append((f"Pages with {key}", f"{present.get(key, 0):,} of {pages:,} "
-                     f"{population} ({shown:.1f} %)"))
+                     f"{population} ({percent(rate)})"))
     for entry in s.get("pageProblems") or []:
         rows.append((f"Problem: {entry.get('kind', entry)}", entry.get("count", "")
                      if isinstance(entry, dict) else ""))

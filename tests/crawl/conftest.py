@@ -119,6 +119,26 @@ def interrupt_once(proc: subprocess.Popen[str], db: Path, sql: str, *, at_least:
     return err
 
 
+class SiteHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler of a test's own site: quiet, and :meth:`answer` sends one whole
+    answer (its length always said; its body only to a GET)."""
+
+    def answer(self, status: int, body: bytes | str = b"", *,
+               content_type: str = "text/html; charset=utf-8",
+               headers: dict[str, str] | None = None) -> None:
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(status)
+        for key, value in {"Content-Type": content_type, **(headers or {})}.items():
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
 @contextlib.contextmanager
 def local_site(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
     """A site of our own on 127.0.0.1 served by ``handler``: its base URL while open."""

@@ -11,7 +11,6 @@ says ``<meta http-equiv="refresh" content="0; URL=en/index.html">`` and nothing 
 from __future__ import annotations
 
 import csv
-import http.server
 import io
 import os
 import subprocess
@@ -24,7 +23,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 import nitpicker_query as q
-from tests.crawl.conftest import local_site, run_crawl
+from tests.crawl.conftest import SiteHandler, local_site, run_crawl
 from tests.viewer.conftest import serve
 from tests.viewer.tables import table
 from tests.viewer.test_api import get
@@ -49,24 +48,14 @@ PAGES: dict[str, tuple[int, dict[str, str], str]] = {
 }
 
 
-class _Site(http.server.BaseHTTPRequestHandler):
+class _Site(SiteHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
         status, headers, body = PAGES.get(self.path, (404, {}, "<title>Not found</title>"))
-        data = body.encode()
-        self.send_response(status)
-        for key, value in {"Content-Type": "text/html; charset=utf-8", **headers}.items():
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        if self.command == "GET":
-            self.wfile.write(data)
+        self.answer(status, body, headers=headers)
 
     do_HEAD = do_GET
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")

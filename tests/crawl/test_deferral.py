@@ -6,7 +6,6 @@ probes in ``dedupe-cap-events``, the lines on stderr, and a resumed crawl's verd
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import random
@@ -23,7 +22,7 @@ from nitpicker_crawl.content import main_content
 from nitpicker_crawl.deferral import MAX_ROUNDS, Deferral, Probe, spread
 from page_cluster.nesting import parse_html
 
-from .conftest import CRAWL, interrupt_once, local_site
+from .conftest import CRAWL, SiteHandler, interrupt_once, local_site
 
 PRODUCTS = 60
 RNG = random.Random(5)
@@ -44,7 +43,7 @@ def _page(base: str, path: str, title: str, main: str, og_url: str | None = None
             "</body></html>").encode()
 
 
-class _Shop(http.server.BaseHTTPRequestHandler):
+class _Shop(SiteHandler):
     """A catalogue whose product pages say nothing but a code and a price, under one CMS
     title and og:url (the shop's; canonical self) — legit, every one — and a calendar
     that goes on forever printing only the month it is asked for (a trap)."""
@@ -89,17 +88,9 @@ class _Shop(http.server.BaseHTTPRequestHandler):
                          f"<a href='/calendar?month={after.month}&amp;year={after.year}'>"
                          "Next month</a></p>")
         if body is None:
-            self.send_response(404)
-            self.end_headers()
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+            self.answer(404)
+        else:
+            self.answer(200, body)
 
 
 @pytest.fixture(scope="module")

@@ -20,28 +20,20 @@ from pathlib import Path
 
 import nitpicker_query as q
 from nitpicker_crawl.frontier import Frontier, QueueItem
-from tests.crawl.conftest import local_site, run_crawl
+from tests.crawl.conftest import SiteHandler, local_site, run_crawl
 
 HUNG, REFUSED, SLOW = "127.0.1.201", "127.0.1.202", "127.0.1.203"
 
 
-class _SlowHost(http.server.BaseHTTPRequestHandler):
+class _SlowHost(SiteHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
         time.sleep(1.0)
-        body = f"<title>Slow {self.path}</title>".encode()
-        self.send_response(404 if self.path == "/robots.txt" else 200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command == "GET":
-            self.wfile.write(body)
+        self.answer(404 if self.path == "/robots.txt" else 200,
+                    f"<title>Slow {self.path}</title>", content_type="text/html")
 
     do_HEAD = do_GET
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @contextlib.contextmanager
@@ -68,7 +60,7 @@ def _elsewhere() -> Iterator[dict[str, list[str]]]:
 
 
 def _site(links: list[str]) -> type[http.server.BaseHTTPRequestHandler]:
-    class Site(http.server.BaseHTTPRequestHandler):
+    class Site(SiteHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:
@@ -76,19 +68,10 @@ def _site(links: list[str]) -> type[http.server.BaseHTTPRequestHandler]:
             if self.path == "/" or (n.isdigit() and int(n) < 6):
                 k = int(n or 0)
                 out = "".join(f'<a href="{u}">x</a>' for u in links[k::6])
-                body = (f"<title>Page {k}</title><a href='/p{k + 1}'>next</a>"
-                        f"<a href='/gone'>gone</a>{out}").encode()
-                self.send_response(200)
+                self.answer(200, f"<title>Page {k}</title><a href='/p{k + 1}'>next</a>"
+                            f"<a href='/gone'>gone</a>{out}", content_type="text/html")
             else:
-                body = b"<title>Not found</title>"
-                self.send_response(404)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
+                self.answer(404, "<title>Not found</title>", content_type="text/html")
     return Site
 
 

@@ -5,7 +5,6 @@ local site crawled both ways, the answers read as the CLI's CSV and the query's 
 from __future__ import annotations
 
 import csv
-import http.server
 import io
 import subprocess
 import sys
@@ -16,7 +15,7 @@ import pytest
 
 import nitpicker_query as q
 
-from .conftest import local_site, run_crawl
+from .conftest import SiteHandler, local_site, run_crawl
 
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
 
@@ -32,17 +31,10 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
 
 
-class _Gallery(http.server.BaseHTTPRequestHandler):
+class _Gallery(SiteHandler):
     def do_GET(self) -> None:
         body, kind = (PAGE, "text/html") if self.path == "/" else (PNG, "image/png")
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        self.answer(200, body, content_type=kind)
 
 
 @pytest.fixture(scope="module")

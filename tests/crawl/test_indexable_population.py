@@ -11,7 +11,6 @@ print views titled like their article, and a copy whose canonical names its orig
 
 from __future__ import annotations
 
-import http.server
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ import pytest
 
 import nitpicker_query as q
 from nitpicker_query.report.finding_sheets import _summary_rows
-from tests.crawl.conftest import local_site, run_crawl
+from tests.crawl.conftest import SiteHandler, local_site, run_crawl
 from tests.viewer.conftest import serve
 from tests.viewer.tables import table
 from tests.viewer.test_api import get
@@ -58,20 +57,12 @@ def _page(path: str) -> tuple[int, str]:
     return 404, "<title>404 Not Found</title><p>Not here.</p>"
 
 
-class _Site(http.server.BaseHTTPRequestHandler):
+class _Site(SiteHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
         status, body = _page(self.path)
-        data = f"<html><head>{body}</head></html>".encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+        self.answer(status, f"<html><head>{body}</head></html>")
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +125,7 @@ def test_the_report_and_viewer_never_round_a_missing_page_away(
         rows = dict(_summary_rows(a))
     assert rows["Pages with description"] == "45 of 46 indexable pages (97.8 %)"
     assert rows["Pages with title"] == "46 of 46 indexable pages (100.0 %)"
-    from nitpicker_viewer.app import percent
+    from nitpicker_query.terminal import percent
     assert percent(2813 / 2814) == "99.9 %" and percent(1.0) == "100.0 %"
     for served in serve(path, []):
         status, body, _ = get(served, "/summary")
