@@ -687,7 +687,9 @@ class SoftCap:
         elif fuller[0]:
             self._compare(prefix, fuller[0], "", fuller, content)
         for i, (k, v) in enumerate(pairs):
-            if k in self.reorder.get(prefix, ()) or k in self.inert.get(prefix, ()):
+            # a key that changes nothing is still compared: one page that it changes
+            # makes it a view again
+            if k in self.reorder.get(prefix, ()):
                 continue
             rest = pairs[:i] + pairs[i + 1:]
             base = canonical_form(url.split("?", 1)[0] + ("?" + "&".join(

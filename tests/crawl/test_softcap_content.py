@@ -300,6 +300,19 @@ def test_a_calendar_reached_through_three_spellings_is_one_cluster() -> None:
     assert cap.admit("http://h/projects/oak/calendar?set_filter=1&month=1&year=1990") == 1
 
 
+def test_a_key_learned_to_change_nothing_is_a_view_again_once_it_does() -> None:
+    """Learned from the calendars that ``query_id`` changes nothing, then met on a month
+    where the saved query lists other issues than the plain calendar (the plain month
+    crawled first): from then on it names a view of its own."""
+    cap = _calendars(SPELLINGS, months=3)
+    assert "query_id" in cap.inert.get("h/projects", set())
+    _calendar(cap, "oak", "", 6, 2031)
+    _calendar(cap, "oak", "query_id=3&", 6, 2031,
+              listed=[f"Issue oak {w}" for w in WORDS[:4]])
+    assert "query_id" not in cap.inert.get("h/projects", set())
+    assert "set_filter" in cap.inert["h/projects"]   # the other key is not touched
+
+
 def test_a_key_that_changes_the_page_keeps_its_own_view() -> None:
     """The other direction: ``query_id=7`` lists other issues than the plain calendar on
     the current month, and shows the same empty grid on every other month. One page where
