@@ -158,7 +158,7 @@ def _all(archive: Path) -> list[dict[str, Any]]:
 
 def pages_of(archive: Path) -> int:
     """The pages analyze reads: internal HTML pages with a stored snapshot."""
-    from nitpicker_query.format import strict_page
+    from nitpicker_query.format.v010 import strict_page
 
     with q.open_archive(archive) as a:
         return a.count(f"SELECT count(*) FROM pages p JOIN page_html_ref r ON "

@@ -69,9 +69,9 @@ import mediawiki
 from targets import apt_install, run_crawl
 
 import nitpicker_query as q
+from nitpicker_query.archive.html_codec import decode_html
 from nitpicker_query.exceptions import NotAnArchive
-from nitpicker_query.html_codec import decode_html
-from nitpicker_query.templates import path_segments, stylesheet_hrefs  # as the query does
+from nitpicker_query.queries.templates import path_segments, stylesheet_hrefs  # as the query does
 
 SPHINX_TREE = Path("/usr/share/doc/python3.11/html")
 SPHINX_HOST = "docs.localhost"

@@ -67,7 +67,7 @@ sys.path.append(str(ROOT / "bench"))
 from targets import apt_install, free_port, run_crawl, serving  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
-from nitpicker_query.keys import shape_key  # noqa: E402
+from nitpicker_query.keys.page_keys import shape_key  # noqa: E402
 
 DOKUWIKI = Path("/usr/share/dokuwiki")
 DEBIAN_CONF = Path("/etc/dokuwiki")

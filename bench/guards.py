@@ -31,7 +31,7 @@ from doc import add_flag, emit  # noqa: E402
 from make_archive import ensure  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
-from nitpicker_query.archive import _PROGRESS_STEPS  # noqa: E402
+from nitpicker_query.archive.opening import _PROGRESS_STEPS  # noqa: E402
 
 HEAVY = (
     "SELECT isExternal, status, count(*) FROM pages WHERE scraped = 1 AND "
@@ -100,7 +100,7 @@ def _timed(fn: object, *args: object) -> float:
 BOMB = """
 import resource, sys, time
 sys.path.insert(0, sys.argv[2])
-from nitpicker_query.html_codec import decode_html
+from nitpicker_query.archive.html_codec import decode_html
 body = open(sys.argv[1], "rb").read()
 t = time.perf_counter()
 html, complete = decode_html(body, "zstd")

@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nitpicker_crawl.archive import ArchiveWriter
-from nitpicker_query.keys import is_eligible, page_keys
+from nitpicker_query.keys.page_keys import is_eligible, page_keys
 
 SEED = 20261130
 HOST = "https://bench.example"

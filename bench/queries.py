@@ -38,7 +38,7 @@ from doc import add_flag, emit
 from make_archive import archive_path, ensure
 
 import nitpicker_query as q
-from nitpicker_query.format import loose_page, strict_page
+from nitpicker_query.format.v010 import loose_page, strict_page
 
 REPEAT = 5  # warm calls per query (median reported)
 PAGE = (100, 0)  # LIMIT, OFFSET bound as parameters, as the query functions bind them
@@ -243,7 +243,7 @@ def run(path: Path, fmt: str = "0.10") -> list[str]:
     cache_dir = Path(tempfile.mkdtemp(prefix="nitpicker-bench-cache-"))
     os.environ["NITPICKER_PY_CACHE_DIR"] = str(cache_dir)
     cold_open = _time(lambda: q.open_archive(path).close())
-    from nitpicker_query import archive as archive_module
+    from nitpicker_query.archive import opening as archive_module
 
     archive_module._KEYS.clear()  # the in-process memo too: measure the on-disk cache
     cached_open = statistics.median(_time(lambda: q.open_archive(path).close())

@@ -40,9 +40,9 @@ import nitpicker_query as q  # noqa: E402
 from nitpicker_crawl.content import Content  # noqa: E402
 from nitpicker_crawl.softcap import SoftCap  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
-from nitpicker_query.format import strict_page  # noqa: E402
-from nitpicker_query.keys import page_keys  # noqa: E402
-from nitpicker_query.signals import page_signals  # noqa: E402
+from nitpicker_query.format.v010 import strict_page  # noqa: E402
+from nitpicker_query.keys.page_keys import page_keys  # noqa: E402
+from nitpicker_query.keys.signals import page_signals  # noqa: E402
 
 OBSERVATIONS = 300_000   # section 1
 MAP_CAP = 100_000

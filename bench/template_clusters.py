@@ -44,7 +44,7 @@ from doc import add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
 from nitpicker_crawl.archive import ArchiveWriter  # noqa: E402
-from nitpicker_query import templates  # noqa: E402
+from nitpicker_query.queries import templates  # noqa: E402
 from page_cluster import resolve, synthetic  # noqa: E402
 from page_cluster.scoring import adjusted_rand_index  # noqa: E402
 

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from nitpicker_query import open_archive
-from nitpicker_query.archive import Archive
-from nitpicker_query.clusters import members_of
-from nitpicker_query.format import strict_page
-from nitpicker_query.keys import view_of
+from nitpicker_query.archive.opening import Archive
+from nitpicker_query.format.v010 import strict_page
+from nitpicker_query.keys.page_keys import view_of
 from nitpicker_query.queries._common import json_object
+from nitpicker_query.queries.clusters import members_of
 
 EVENT_COLUMNS = ("id", "shape_key", "signature", "title", "description", "og_title", "og_url",
                  "signals")
@@ -110,7 +110,7 @@ def _by_shape(a: Archive, event: Mapping[str, Any], signals: dict[str, Any]) -> 
 
 def _views(a: Archive, base: str, signals: dict[str, Any]) -> set[int]:
     """A ``view`` cap: the pages that are that view of any entity (its prefix, and its
-    query keys or its trailing path: :func:`nitpicker_query.keys.view_of`)."""
+    query keys or its trailing path: :func:`nitpicker_query.keys.page_keys.view_of`)."""
     prefix = signals.get("view")
     if not isinstance(prefix, str):
         return set()

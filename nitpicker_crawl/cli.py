@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from nitpicker_query import NitpickerError, __version__, locks, progress
+from nitpicker_query import NitpickerError, __version__, progress
+from nitpicker_query.archive import locks
 from nitpicker_query.exceptions import ArchiveBusy
-from nitpicker_query.patterns import glob_problem
+from nitpicker_query.keys.patterns import glob_problem
 from nitpicker_query.progress import StderrLine
 from nitpicker_query.queries._common import json_list
+from nitpicker_query.queries.totals import crawl_totals, plural
 from nitpicker_query.terminal import CliParser, escape, fit, outlive_readers
-from nitpicker_query.totals import crawl_totals, plural
 
 from . import templates
 from .archive import ArchiveWriter

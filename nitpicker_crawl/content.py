@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from nitpicker_query.keys import is_variable_segment
+from nitpicker_query.keys.page_keys import is_variable_segment
 
 MAX_BLOCKS = 2000
 """Blocks of one page taken into account (the rest of a huge page adds nothing to the

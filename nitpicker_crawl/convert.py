@@ -23,10 +23,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from nitpicker_query import extract, locks
-from nitpicker_query.archive import classify
+from nitpicker_query.archive import locks, tarball
+from nitpicker_query.archive.opening import classify
 from nitpicker_query.exceptions import ArchiveBusy, NitpickerError, NotAnArchive
-from nitpicker_query.format import parse_version
+from nitpicker_query.format.v010 import parse_version
 
 from . import to010, to013
 from .archive.tarball import write_tar
@@ -90,7 +90,7 @@ def _copy_in(source: Path, kind: str, target: Path) -> None:
     """``source``'s database (and ``error.log``) copied into ``target``: the extracted
     members of a ``.nitpicker`` file, or a crawl directory's files, its WAL included."""
     if kind == "archive":
-        inner = extract.extract(source, target, only=_MEMBERS)
+        inner = tarball.extract(source, target, only=_MEMBERS)
         extracted = target / inner
         for path in extracted.iterdir():
             path.rename(target / path.name)

@@ -26,12 +26,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from nitpicker_crawl.archive import ArchiveWriter
-from nitpicker_query.content_types import SUBRESOURCE_CATEGORIES, classify_content_type
-from nitpicker_query.html_codec import decode_html
-from nitpicker_query.keys import is_eligible, page_keys, shape_key, split_shape
-from nitpicker_query.signals import declared_target, page_signals
+from nitpicker_query.archive.html_codec import decode_html
+from nitpicker_query.format.content_types import SUBRESOURCE_CATEGORIES, classify_content_type
+from nitpicker_query.keys.page_keys import is_eligible, page_keys, shape_key, split_shape
+from nitpicker_query.keys.signals import declared_target, page_signals
+from nitpicker_query.queries.totals import crawl_totals
 from nitpicker_query.terminal import fit
-from nitpicker_query.totals import crawl_totals
 from page_cluster.nesting import parse_html
 
 from . import extraction, main_contents, technologies
@@ -125,7 +125,7 @@ class Held:
 class Resumed:
     """What a resumed crawl starts from (said on its first line)."""
 
-    done: int       # URLs the crawl is done with (nitpicker_query.totals: urls)
+    done: int       # URLs the crawl is done with (nitpicker_query.queries.totals: urls)
     pages: int      # the site's HTML pages among them (htmlPages)
     queued: int     # URLs found but not fetched yet, queued again
     retried: int    # URLs whose fetch failed, queued to try again

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from nitpicker_query.patterns import path_matches
+from nitpicker_query.keys.patterns import path_matches
 
 
 def split_list(value: str) -> list[str]:

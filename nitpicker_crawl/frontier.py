@@ -2,7 +2,7 @@
 
 ``add`` refuses a URL it has seen (identity from :mod:`nitpicker_crawl.urls`). URLs that
 look like pages wait in one FIFO queue *per URL path shape* — the shape key without its
-query (:func:`nitpicker_query.keys.shape_key`): ``example.com/list/date/{n}/``,
+query (:func:`nitpicker_query.keys.page_keys.shape_key`): ``example.com/list/date/{n}/``,
 ``example.com/index.php`` — served round-robin: each turn takes the oldest URL of the
 next path shape that has one. Inside a path shape the order stays breadth-first (an
 endless pager advances one step per turn; a wiki's articles, linked from its main page,
@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from nitpicker_query.keys import parent_key, shape_key, split_shape
+from nitpicker_query.keys.page_keys import parent_key, shape_key, split_shape
 
 from .urls import is_likely_html
 

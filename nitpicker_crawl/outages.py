@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from nitpicker_query.error_kinds import classify_error_kind
+from nitpicker_query.format.error_kinds import classify_error_kind
 
 NETWORK_KINDS = frozenset({"connection-refused", "connection-reset", "connection-timeout",
                            "dns", "dns-transient", "local-network"})

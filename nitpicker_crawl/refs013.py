@@ -33,8 +33,8 @@ from urllib.parse import unquote_to_bytes, urlsplit
 
 import zstandard
 
-from nitpicker_query.content_types import classify_content_type, normalize_content_type
-from nitpicker_query.html_codec import ZSTD_LEVEL
+from nitpicker_query.archive.html_codec import ZSTD_LEVEL
+from nitpicker_query.format.content_types import classify_content_type, normalize_content_type
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
 """Ports the WHATWG parser drops (``url_refs.port`` is NULL for them)."""
@@ -163,7 +163,7 @@ def content_type_ref(value: str | None) -> tuple[str, str, str] | None:
     ``raw`` is the type as upstream's writer stores it: the part before ``;``, trimmed
     and lower-cased (``Text/HTML; charset=UTF-8`` → ``text/html``); ``normalized`` the
     same without control characters; ``category`` one of the 18 categories
-    (:mod:`nitpicker_query.content_types`).
+    (:mod:`nitpicker_query.format.content_types`).
     """
     raw = normalize_content_type(value)
     if raw is None:

@@ -1,8 +1,8 @@
 """The soft cap (``--dedupe-cap N``): recognise trap clusters while crawling, stop feeding them.
 
 Every eligible internal page is *observed* under up to four counters (keys and signals
-from :mod:`nitpicker_query.keys` / :mod:`nitpicker_query.signals`, the same functions the
-duplicate-cluster queries use):
+from :mod:`nitpicker_query.keys.page_keys` / :mod:`nitpicker_query.keys.signals`, the same
+functions the duplicate-cluster queries use):
 
 ========== ====================================== ===========================================
 kind       counts pages sharing                   catches
@@ -77,7 +77,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from nitpicker_query.keys import (
+from nitpicker_query.keys.page_keys import (
     PageKeys,
     declared_signature,
     host_key,
@@ -88,7 +88,7 @@ from nitpicker_query.keys import (
     split_shape,
     view_of,
 )
-from nitpicker_query.signals import (
+from nitpicker_query.keys.signals import (
     LEGIT_SIGNALS,
     SIGNAL_NAMES,
     Signals,
@@ -463,7 +463,8 @@ class SoftCap:
                 content: Content | None = None, chain: bool = False) -> CapEvent | None:
         """Count one eligible page; return the event if this page caps a cluster.
 
-        ``declared``: the page's declared target (:func:`~nitpicker_query.signals.declared_target`);
+        ``declared``: the page's declared target
+        (:func:`~nitpicker_query.keys.signals.declared_target`);
         ``indexable``: False when the page says ``noindex`` (meta robots or X-Robots-Tag);
         ``content``: its main content (:func:`nitpicker_crawl.content.main_content`), when
         the crawler has it; ``chain``: the page links another URL of its own shape (a

@@ -4,11 +4,11 @@ Clustering reads every stored snapshot (about a millisecond a page): on a 300,00
 archive a first ``template-clusters`` call would take minutes, longer than an
 assistant's MCP call can wait. The crawler has just written those pages and is the one
 process allowed to write the archive, so it clusters them before packing and stores the
-result in upstream's own template tables (:data:`nitpicker_query.format.PAGE_TEMPLATES_DDL`);
-the query then reads one table (:func:`nitpicker_query.templates.template_index`).
+result in upstream's own template tables (:data:`nitpicker_query.format.v010.PAGE_TEMPLATES_DDL`);
+the query then reads one table (:func:`nitpicker_query.queries.templates.template_index`).
 
 The result is computed by the query layer itself
-(:func:`nitpicker_query.templates.compute`), so a stored result and one computed on
+(:func:`nitpicker_query.queries.templates.compute`), so a stored result and one computed on
 first call are the same answer. The tables are dropped
 when a run starts (a resumed crawl changes the pages) and written only when a crawl ends
 by itself or at ``--max-pages``: an interrupted archive has none and is clustered on
@@ -29,10 +29,10 @@ from urllib.parse import unquote, urlsplit
 
 import zstandard
 
-from nitpicker_query.archive import Archive
-from nitpicker_query.format import PAGE_TEMPLATE_TABLES, PAGE_TEMPLATES_DDL
-from nitpicker_query.html_codec import ZSTD_LEVEL
-from nitpicker_query.templates import OVERLAP_KEY, compute
+from nitpicker_query.archive.html_codec import ZSTD_LEVEL
+from nitpicker_query.archive.opening import Archive
+from nitpicker_query.format.v010 import PAGE_TEMPLATE_TABLES, PAGE_TEMPLATES_DDL
+from nitpicker_query.queries.templates import OVERLAP_KEY, compute
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def store(conn: sqlite3.Connection, workdir: Path) -> Stored:
     The pages are read through the query layer itself (an :class:`Archive` on the crawl
     directory, read-only beside this writer), so the stored result is the one a first
     ``template-clusters`` call would compute, the meta-signature overlap included
-    (stored with the reasons: :data:`nitpicker_query.templates.OVERLAP_KEY`)."""
+    (stored with the reasons: :data:`nitpicker_query.queries.templates.OVERLAP_KEY`)."""
     archive = Archive(workdir, "stub", workdir, crawler_pid=os.getpid())
     try:
         index = compute(archive, stored=False)

@@ -1,13 +1,14 @@
 """A format-0.13 database rewritten as format 0.10.0 (``nitpicker-crawl convert --to 0.10``).
 
-Read through the views our readers open 0.13 with (:mod:`nitpicker_query.format013`:
+Read through the views our readers open 0.13 with (:mod:`nitpicker_query.format.v013`:
 ``pages``, ``anchors``, ``images``, ``resources``, ``resources-referrers``, ``page_tags``
 with the 0.10 columns, as TEMP views over the attached 0.13 database), so a 0.13 value
 means in the 0.10 archive exactly what every query already reads it as: an anchor pair
 counted *n* times becomes *n* rows, headers a JSON object again, texts and URLs their
-values. The new database is created with the 0.10 DDL (:data:`nitpicker_query.format.SCHEMA_DDL`
-and our tables) and filled by ``INSERT … SELECT`` from the views and from the tables
-both formats share, in one transaction. Ids of pages, images and resources are kept.
+values. The new database is created with the 0.10 DDL
+(:data:`nitpicker_query.format.v010.SCHEMA_DDL` and our tables) and filled by
+``INSERT … SELECT`` from the views and from the tables both formats share, in one
+transaction. Ids of pages, images and resources are kept.
 
 What 0.10 has no place for is counted into the report: alias pointers (an alias row
 is a page of its own, as in a 0.10 crawl), cap-event marks on rows other than refused
@@ -22,9 +23,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from nitpicker_query import format013, open_archive
+from nitpicker_query import open_archive
 from nitpicker_query.exceptions import NotAnArchive
-from nitpicker_query.format import (
+from nitpicker_query.format import v013
+from nitpicker_query.format.v010 import (
     CONSOLE_LOGS_DDL,
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_INDEX,
@@ -37,7 +39,7 @@ from nitpicker_query.format import (
     SCHEMA_DDL,
     dedupe_cap_events_ddl,
 )
-from nitpicker_query.format013_schema import (
+from nitpicker_query.format.v013_schema import (
     CONTENT_ITEM_COLUMNS,
     MAIN_CONTENT_COLUMNS,
     MAIN_CONTENT_DDL_010,
@@ -105,7 +107,7 @@ def convert(source_dir: Path, output_db: Path, *, name: str, version: str,
             for statement in PAGE_TEMPLATES_DDL:
                 conn.execute(statement)
         b = _Build(conn, report, say)
-        views = format013.present(conn, frozenset(b.src_tables))
+        views = v013.present(conn, frozenset(b.src_tables))
         b.info(name)
         b.pages()
         b.links_and_files(views)
@@ -214,11 +216,11 @@ class _Build:
         self.say("links…")
         if "anchors" in views:
             self.copy("temp.anchors", "anchors", exprs={"id": "NULL"}, order="ORDER BY s.id")
-            over = self.scalar(f"SELECT coalesce(sum(count - {format013.MAX_ANCHOR_INSTANCES}), "
+            over = self.scalar(f"SELECT coalesce(sum(count - {v013.MAX_ANCHOR_INSTANCES}), "
                                f"0) FROM src.anchor_edges WHERE count > "
-                               f"{format013.MAX_ANCHOR_INSTANCES}")
+                               f"{v013.MAX_ANCHOR_INSTANCES}")
             if over:
-                self.note(f"{over} link instance(s) past {format013.MAX_ANCHOR_INSTANCES} of "
+                self.note(f"{over} link instance(s) past {v013.MAX_ANCHOR_INSTANCES} of "
                           "one pair (anchor_edges.count): not carried over")
         if "images" in views:
             self.say("images…")
@@ -331,7 +333,7 @@ class _Build:
                    "SELECT count(*) FROM main.pages")]
         if "anchor_edges" in self.src_tables:
             checks.append(("anchor_edges", "anchors",
-                           f"SELECT coalesce(sum(min(count, {format013.MAX_ANCHOR_INSTANCES})), "
+                           f"SELECT coalesce(sum(min(count, {v013.MAX_ANCHOR_INSTANCES})), "
                            "0) FROM src.anchor_edges", "SELECT count(*) FROM main.anchors"))
         if "image_items" in self.src_tables:
             checks.append(("image_items", "images", "SELECT count(*) FROM src.image_items",

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nitpicker_query.format013_schema import (
+from nitpicker_query.archive.html_codec import DECODE_LIMIT
+from nitpicker_query.format.v013_schema import (
     CONTENT_ITEM_COLUMNS,
     FORMAT_VERSION,
     IMAGE_COLUMNS,
@@ -37,8 +38,7 @@ from nitpicker_query.format013_schema import (
     UNKNOWN_DOM_PATH,
     WRITER_DDL,
 )
-from nitpicker_query.html_codec import DECODE_LIMIT
-from nitpicker_query.keys import shape_key
+from nitpicker_query.keys.page_keys import shape_key
 
 from . import capmarks, refs013, to013_work
 

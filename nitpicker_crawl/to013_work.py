@@ -22,7 +22,7 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
-from nitpicker_query.html_codec import DECODE_LIMIT, decode_html
+from nitpicker_query.archive.html_codec import DECODE_LIMIT, decode_html
 
 from . import refs013
 from .content import body_hash
@@ -88,7 +88,7 @@ def _chunk(k: int) -> tuple[bytes, bytes | None]:
 def hash_documents(source: str, k: int) -> BodyHashes:
     """Job: upstream's body hash of each stored HTML document (hash range ``k``) of a
     page that is HTML (not a redirect source), once per document. Documents too large
-    to decode (:data:`~nitpicker_query.html_codec.DECODE_LIMIT`) are counted and get none;
+    to decode (:data:`~nitpicker_query.archive.html_codec.DECODE_LIMIT`) are counted and get none;
     range 0 also takes the hashes that are not 32-byte blobs (a stranger's archive)."""
     low, high = _chunk(k)
     conn = sqlite3.connect(Path(source).absolute().as_uri() + "?mode=ro", uri=True)

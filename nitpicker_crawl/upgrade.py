@@ -39,12 +39,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from nitpicker_query import extract
-from nitpicker_query.archive import classify
+from nitpicker_query.archive import tarball
+from nitpicker_query.archive.html_codec import DECODE_LIMIT
+from nitpicker_query.archive.opening import classify
 from nitpicker_query.exceptions import NitpickerError, NotAnArchive
-from nitpicker_query.format import parse_version
-from nitpicker_query.html_codec import DECODE_LIMIT
-from nitpicker_query.keys import is_eligible, page_keys
+from nitpicker_query.format.v010 import parse_version
+from nitpicker_query.keys.page_keys import is_eligible, page_keys
 from nitpicker_query.queries._common import json_object
 
 from . import extraction, main_contents, technologies
@@ -103,7 +103,7 @@ def upgrade(source: Path, output: Path, *,
                                      dir=output.parent) as tmp:
         staging = Path(tmp)
         say(f"reading {source.name}…")
-        inner = extract.extract(source, staging, only=None, skip=())
+        inner = tarball.extract(source, staging, only=None, skip=())
         old_dir = staging / inner
         if not (old_dir / "db.sqlite").is_file():
             raise NotAnArchive(f"Not a Nitpicker archive (no db.sqlite inside): {source.name}",

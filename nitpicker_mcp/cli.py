@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 
 from nitpicker_query import NitpickerError, __version__, open_archive
-from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT
+from nitpicker_query.archive.opening import DEFAULT_QUERY_TIMEOUT
 from nitpicker_query.terminal import CliParser
 
 EPILOG = """\

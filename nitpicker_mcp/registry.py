@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from nitpicker_query import Archive, open_archive
-from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT
+from nitpicker_query.archive.opening import DEFAULT_QUERY_TIMEOUT
 
 
 def _identity(path: Path) -> tuple[int, int, int, int]:

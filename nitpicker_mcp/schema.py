@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nitpicker_query.catalog import Param, QuerySpec
+from nitpicker_query.queries.catalog import Param, QuerySpec
 
 MAX_PATH_LENGTH = 4096
 """Bounds of every integer argument without tighter ones: SQLite integers are 64-bit and

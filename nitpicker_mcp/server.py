@@ -35,7 +35,7 @@ from mcp.types import (
 )
 
 from nitpicker_query import NitpickerError, progress
-from nitpicker_query.archive import DEFAULT_QUERY_TIMEOUT, database_errors
+from nitpicker_query.archive.opening import DEFAULT_QUERY_TIMEOUT, database_errors
 from nitpicker_query.exceptions import ArchiveNotFound, NotFound
 from nitpicker_query.terminal import escape
 from nitpicker_query.values import jsonable

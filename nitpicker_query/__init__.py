@@ -16,9 +16,7 @@ nextOffset}``. Nothing here ever writes to an archive.
 
 from importlib import metadata as _metadata
 
-from .archive import Archive, open_archive
-from .content_types import CATEGORIES, classify_content_type
-from .error_kinds import classify_error_kind
+from .archive.opening import Archive, open_archive
 from .exceptions import (
     ArchiveBusy,
     ArchiveError,
@@ -30,7 +28,9 @@ from .exceptions import (
     UnsafeArchive,
     UnsupportedFormat,
 )
-from .format import FORMAT_VERSION
+from .format.content_types import CATEGORIES, classify_content_type
+from .format.error_kinds import classify_error_kind
+from .format.v010 import FORMAT_VERSION
 from .queries.check_headers import check_headers
 from .queries.console_logs import get_page_console_logs, list_console_logs
 from .queries.duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters

@@ -165,6 +165,12 @@ def fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def is_time(key: str, value: Any) -> bool:
+    """Is this an epoch-milliseconds time (``firstCrawledAt``, ``createdAt`` …)?"""
+    return (key.endswith("At") or key.endswith("_at")) and isinstance(value, int | float) \
+        and not isinstance(value, bool) and 1e11 < value < 1e14
+
+
 def local_time(ms: int | float) -> str:
     """Epoch milliseconds as local ISO 8601 to the second (``2026-12-01T13:45:10+09:00``)."""
     return datetime.fromtimestamp(ms / 1000).astimezone().isoformat(timespec="seconds")

@@ -44,8 +44,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import nitpicker_query as q
-from nitpicker_query import export, progress, templates
-from nitpicker_query.catalog import QUERIES, REDIRECT_COLUMNS, QuerySpec
+from nitpicker_query import progress
 from nitpicker_query.exceptions import (
     ArchiveNotFound,
     InvalidArgument,
@@ -55,7 +54,10 @@ from nitpicker_query.exceptions import (
     QueryTimeout,
     mask_paths,
 )
+from nitpicker_query.queries import templates
+from nitpicker_query.queries.catalog import QUERIES, REDIRECT_COLUMNS, QuerySpec
 from nitpicker_query.queries.check_headers import HEADERS as SECURITY_FLAGS
+from nitpicker_query.report import export
 from nitpicker_query.terminal import local_time as terminal_time
 from nitpicker_query.terminal import percent
 from nitpicker_query.values import jsonable
@@ -551,7 +553,7 @@ class Viewer:
 
     async def csv(self, request: Request, spec: QuerySpec, archive: q.Archive,
                   args: dict[str, Any]) -> Response:
-        """The whole filtered result as CSV (:mod:`nitpicker_query.export`), streamed a
+        """The whole filtered result as CSV (:mod:`nitpicker_query.report.export`), streamed a
         page at a time; ``limit``/``offset`` cut it only when the URL gives them. The
         first chunk is made before the answer starts, so a bad argument is still a 400."""
         if not spec.is_list:
@@ -583,7 +585,7 @@ _BACKGROUND: set[asyncio.Future[None]] = set()   # their tasks, held until done
 async def _threaded(function: Callable[..., Any], *args: Any, heavy: bool = False,
                     **kwargs: Any) -> Any:
     """Queries are blocking SQLite calls: run them off the event loop. A heavy one
-    (:attr:`~nitpicker_query.catalog.QuerySpec.heavy`: template clusters) runs on a
+    (:attr:`~nitpicker_query.queries.catalog.QuerySpec.heavy`: template clusters) runs on a
     limiter of its own, one at a time: 45 of them once took every thread of the shared
     pool and held ``/summary`` for 23 s; now they queue among themselves, and the second
     finds the first one's cached result."""

@@ -11,8 +11,8 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
-from nitpicker_query.catalog import Param, QuerySpec
 from nitpicker_query.exceptions import InvalidArgument
+from nitpicker_query.queries.catalog import Param, QuerySpec
 
 from .text import label
 

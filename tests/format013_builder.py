@@ -16,7 +16,7 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
-from nitpicker_query.format013_schema import SCHEMA_DDL
+from nitpicker_query.format.v013_schema import SCHEMA_DDL
 
 SCHEMAS = Path(__file__).parent / "data" / "format-0.13"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nitpicker_query.catalog import QUERIES
-from nitpicker_query.cli import build_parser
+from nitpicker_query.cli.main import build_parser
+from nitpicker_query.queries.catalog import QUERIES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from nitpicker_query import NitpickerError
 from nitpicker_query.progress import Progress, StderrLine
+from nitpicker_query.queries.totals import plural
 from nitpicker_query.terminal import CliParser, escape, fit
-from nitpicker_query.totals import plural
 
 from . import run as runner
 from .axe import DEFAULT_TAGS, AxePlugin

@@ -20,8 +20,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
-from nitpicker_query.format import strict_page
-from nitpicker_query.html_codec import decode_html
+from nitpicker_query.archive.html_codec import decode_html
+from nitpicker_query.format.v010 import strict_page
 
 from .plugin import Finding, Page
 

@@ -21,10 +21,10 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from nitpicker_query import extract, locks
-from nitpicker_query.archive import classify, open_archive
+from nitpicker_query.archive import locks, tarball
+from nitpicker_query.archive.opening import classify, open_archive
 from nitpicker_query.exceptions import ArchiveBusy, NitpickerError, UnsupportedFormat
-from nitpicker_query.format import FIRST_013, parse_version
+from nitpicker_query.format.v010 import FIRST_013, parse_version
 
 from ..archive.tarball import write_tar
 
@@ -122,7 +122,7 @@ def open_workspace(given: str) -> Workspace:
         if not resumed:
             shutil.rmtree(sidecar, ignore_errors=True)
             sidecar.mkdir()
-            inner = extract.extract(path, sidecar, only=None)
+            inner = tarball.extract(path, sidecar, only=None)
             _check_format(sidecar / inner, shown)  # before any write: no WAL to copy
             (sidecar / "source.json").write_text(json.dumps(
                 {**_fingerprint(path), "inner": inner}), encoding="utf-8")

@@ -31,15 +31,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from nitpicker_query import extract, locks
-from nitpicker_query.archive import classify
+from nitpicker_query.archive import locks, tarball
+from nitpicker_query.archive.html_codec import encode_html
+from nitpicker_query.archive.opening import classify
 from nitpicker_query.exceptions import (
     ArchiveNotFound,
     NitpickerError,
     NotAnArchive,
     UnsupportedFormat,
 )
-from nitpicker_query.format import (
+from nitpicker_query.format.v010 import (
     CONSOLE_LOGS_DDL,
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
@@ -54,12 +55,11 @@ from nitpicker_query.format import (
     dedupe_cap_events_ddl,
     parse_version,
 )
-from nitpicker_query.format013_schema import (
+from nitpicker_query.format.v013_schema import (
     MAIN_CONTENT_COLUMNS,
     MAIN_CONTENT_DDL_010,
     MAIN_CONTENT_TABLES,
 )
-from nitpicker_query.html_codec import encode_html
 
 from .tarball import write_tar
 
@@ -225,7 +225,7 @@ class ArchiveWriter:
             try:
                 shutil.rmtree(wd, ignore_errors=True)
                 shutil.rmtree(staging, ignore_errors=True)
-                inner = extract.extract(src, staging, only=None)
+                inner = tarball.extract(src, staging, only=None)
                 (staging / inner).rename(wd)
             except BaseException:
                 shutil.rmtree(wd, ignore_errors=True)

@@ -9,7 +9,7 @@ from typing import Any
 from mcp.types import Tool, ToolAnnotations
 
 from nitpicker_query import Archive
-from nitpicker_query.catalog import BY_NAME, QuerySpec
+from nitpicker_query.queries.catalog import BY_NAME, QuerySpec
 
 from ..schema import input_schema
 

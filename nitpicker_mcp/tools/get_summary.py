@@ -1,6 +1,6 @@
 """Tool ``get_summary``."""
 
-from nitpicker_query.totals import TOTALS
+from nitpicker_query.queries.totals import TOTALS
 
 from ..schema import INT, object_output
 from ._base import query_tool

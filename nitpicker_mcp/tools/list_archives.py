@@ -8,11 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from nitpicker_query import NitpickerError, locks
-from nitpicker_query.archive import database_errors
-from nitpicker_query.catalog import Param, QuerySpec
-from nitpicker_query.format import NOT_SKIPPED, loose_page
-from nitpicker_query.paging import MAX_LIMIT, check_paging, envelope
+from nitpicker_query import NitpickerError
+from nitpicker_query.archive import locks
+from nitpicker_query.archive.opening import database_errors
+from nitpicker_query.format.v010 import NOT_SKIPPED, loose_page
+from nitpicker_query.queries.catalog import Param, QuerySpec
+from nitpicker_query.queries.paging import MAX_LIMIT, check_paging, envelope
 
 from ..registry import ArchiveRegistry
 from ..roots import check_allowed, within

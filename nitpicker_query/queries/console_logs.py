@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import check_choice, check_paging, envelope
+from ..archive.opening import Archive, opened
+from .paging import check_choice, check_paging, envelope
 
 SORTS = {"totalCount": "total", "pageCount": "pages", "text": "text", "type": "type"}
 """Sort keys (upstream's) → result columns."""

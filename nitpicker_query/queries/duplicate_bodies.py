@@ -16,9 +16,9 @@ from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..archive import Archive, opened
+from ..archive.opening import Archive, opened
 from ..exceptions import NotRecorded
-from ..paging import check_int, check_paging, envelope
+from .paging import check_int, check_paging, envelope
 
 TOP_DIRECTORIES = 5
 """Directories ``commonDirectories`` lists per cluster (upstream's default)."""

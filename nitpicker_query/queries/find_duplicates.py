@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..format import POPULATIONS, population_page
-from ..paging import check_choice, check_int, check_paging, envelope
+from ..archive.opening import Archive, opened
+from ..format.v010 import POPULATIONS, population_page
+from .paging import check_choice, check_int, check_paging, envelope
 
 FIELDS = {"title": "title", "description": "description"}
 
@@ -28,7 +28,7 @@ def find_duplicates(
 ) -> dict[str, Any]:
     """Which titles (or descriptions) are used by more than one page?
 
-    Over the indexable pages (``population``, :data:`~nitpicker_query.format.POPULATIONS`:
+    Over the indexable pages (``population``, :data:`~nitpicker_query.format.v010.POPULATIONS`:
     2xx, not ``noindex``, canonical absent or self — a "404 Not Found" title shared by
     every error page is no duplicate to fix; ``all`` counts every rendered internal HTML
     page) with a non-empty value:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..format import strict_page
-from ..paging import check_choice, check_paging, envelope
+from ..archive.opening import Archive, opened
+from ..format.v010 import strict_page
+from .paging import check_choice, check_paging, envelope
 
 # type → (actual column, expected column, extra condition)
 TYPES: dict[str, tuple[str, str]] = {

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..clusters import clusters, members_of, og_url_mismatch, shape_of, suggest_exclude
-from ..keys import parent_path
-from ..paging import check_choice, check_int, check_paging, envelope
+from ..archive.opening import Archive, opened
+from ..keys.page_keys import parent_path
+from .clusters import clusters, members_of, og_url_mismatch, shape_of, suggest_exclude
 from .list_dedupe_cap_events import events_by_signature
+from .paging import check_choice, check_int, check_paging, envelope
 
 GROUPINGS = ("signature", "shape")
 CLUSTER_SORTS = ("count",)

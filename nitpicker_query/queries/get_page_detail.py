@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..error_kinds import classify_error_kind
-from ..format import redirect_target
-from ..keys import shape_key, split_shape
-from ..paging import check_int
-from ..redirects import redirect_chain, redirect_path
+from ..archive.opening import Archive, opened
+from ..format.error_kinds import classify_error_kind
+from ..format.v010 import redirect_target
+from ..keys.page_keys import shape_key, split_shape
 from ._common import as_bool, json_object, tri_bool
+from .paging import check_int
+from .redirects import redirect_chain, redirect_path
 
 LINKS_LIMIT_DEFAULT = 100
 
@@ -67,11 +67,11 @@ def get_page_detail(
     - ``redirectFrom`` / ``redirectFromTotal``: URLs that redirect to this page.
 
     For a redirect source, ``redirectChain`` is the chain hop by hop, ``[{url, status},
-    …]`` ending at the final page (:func:`~nitpicker_query.redirects.redirect_chain`),
+    …]`` ending at the final page (:func:`~nitpicker_query.queries.redirects.redirect_chain`),
     and ``redirectsTo`` that page's URL; both null otherwise. ``redirectPath`` follows
     pages that redirect by themselves too (a meta refresh, a ``Refresh`` header, a
     script's navigation in a rendered crawl): ``{kind, to, chain, finalUrl, finalStatus,
-    loop}`` (:func:`~nitpicker_query.redirects.redirect_path`), null when the URL
+    loop}`` (:func:`~nitpicker_query.queries.redirects.redirect_path`), null when the URL
     redirects neither way.
 
     ``links_limit`` (1–1000, default 100) bounds each list; the counts are exact.
@@ -133,7 +133,7 @@ def _problems(a: Archive, page_id: int, url: str) -> list[dict[str, Any]]:
     """What went wrong with this URL, oldest first: its ``page_errors`` rows (a limit the
     crawl reached — ``deadline``, ``body-too-large``, links left out, a navigation
     refused) and, for a failure, its ``crawl_errors`` rows; each with the kind derived
-    from the message (:func:`~nitpicker_query.error_kinds.classify_error_kind`)."""
+    from the message (:func:`~nitpicker_query.format.error_kinds.classify_error_kind`)."""
     found: list[tuple[Any, str, Any]] = []
     if a.has_table("page_errors"):
         found += [(r["createdAt"], r["phase"], r["message"]) for r in a.execute(

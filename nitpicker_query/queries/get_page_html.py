@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..html_codec import decode_html
-from ..paging import check_int
+from ..archive.html_codec import decode_html
+from ..archive.opening import Archive, opened
+from .paging import check_int
 
 MAX_LENGTH_DEFAULT = 100_000
 

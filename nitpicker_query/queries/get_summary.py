@@ -6,14 +6,14 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..archive import Archive, opened
-from ..content_types import classify_content_type
-from ..error_kinds import classify_error_kind
-from ..format import NOT_SKIPPED, POPULATIONS, STOP_REASONS, loose_page, population_page
-from ..paging import check_choice
-from ..totals import crawl_totals, externals_checked
+from ..archive.opening import Archive, opened
+from ..format.content_types import classify_content_type
+from ..format.error_kinds import classify_error_kind
+from ..format.v010 import NOT_SKIPPED, POPULATIONS, STOP_REASONS, loose_page, population_page
 from ._common import json_list
 from .list_network_outages import outage_totals
+from .paging import check_choice
+from .totals import crawl_totals, externals_checked
 
 _META_FIELDS = (
     ("title", "title"),
@@ -81,7 +81,7 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
 
     ``totals`` counts URLs in the words the crawl's last line uses (``urls``, ``htmlPages``,
     ``externalUrls``, ``redirectingUrls``, ``refusedUrls``, ``skippedUrls``,
-    ``failedUrls``: :mod:`nitpicker_query.totals`), so the two always agree. The page
+    ``failedUrls``: :mod:`nitpicker_query.queries.totals`), so the two always agree. The page
     counts below use the loose page predicate without skipped URLs, grouped into
     internal (``isExternal = 0``), external (``= 1``) and all. ``statusDistribution``
     lists each status with its count, numeric ascending, null last; the ``-1`` entry has
@@ -91,7 +91,7 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
     own, ``{status: 404, count, inventorySeed: true}``, after the numeric ones (upstream's
     split).
     ``metadataFulfillment`` is the share (0–1) of the indexable pages (``population``,
-    :data:`~nitpicker_query.format.POPULATIONS`: 2xx, not ``noindex``, canonical absent or
+    :data:`~nitpicker_query.format.v010.POPULATIONS`: 2xx, not ``noindex``, canonical absent or
     self; ``all``: every rendered internal HTML page, error pages too) with a non-empty
     title, description, keywords, og:title, og:description, og:image;
     ``metadataPages`` how many pages that is and ``metadataPresent`` how many have each

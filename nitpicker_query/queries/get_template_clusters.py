@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import check_choice, check_int, check_paging, envelope
-from ..templates import TemplateIndex, template_index
+from ..archive.opening import Archive, opened
+from .paging import check_choice, check_int, check_paging, envelope
+from .templates import TemplateIndex, template_index
 
 MAX_META_CLUSTERS = 10
 """Meta-signature clusters listed per template (the most shared first)."""

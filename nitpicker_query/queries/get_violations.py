@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import check_choice, check_paging, envelope
+from ..archive.opening import Archive, opened
+from .paging import check_choice, check_paging, envelope
 
 SORTS = {"url": "p.url", "validator": "v.validator", "severity": "v.severity",
          "rule": "v.rule", "message": "m.text", "code": "c.text"}

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import check_paging, envelope
+from ..archive.opening import Archive, opened
+from .paging import check_paging, envelope
 
 INVENTORY = ("inventory-seed", "inventory-discovered")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..clusters import members_of
-from ..format import strict_page
-from ..keys import view_of
-from ..paging import check_choice, check_int, check_paging, envelope
+from ..archive.opening import Archive, opened
+from ..format.v010 import strict_page
+from ..keys.page_keys import view_of
 from ._common import json_object
+from .clusters import members_of
+from .paging import check_choice, check_int, check_paging, envelope
 
 _COLUMNS = ("id", "shape_key", "sample_url", "body_hash", "effective_threshold",
             "observed_count", "detected_at", "rejected_count", "signature", "parent_path",
@@ -60,7 +60,8 @@ def _shape_captured(a: Archive, row: dict[str, Any], signals: dict[str, Any]) ->
 
 def _view_captured(a: Archive, signals: dict[str, Any]) -> int:
     """Pages of a ``view`` cap: the archived pages that are that view of any entity (its
-    prefix, and its query keys or its trailing path: :func:`nitpicker_query.keys.view_of`)."""
+    prefix, and its query keys or its trailing path:
+    :func:`nitpicker_query.keys.page_keys.view_of`)."""
     prefix = signals.get("view")
     if not isinstance(prefix, str):
         return 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import check_choice, check_int, check_paging, envelope
+from ..archive.opening import Archive, opened
 from ._common import as_bool
+from .paging import check_choice, check_int, check_paging, envelope
 
 SORT_COLUMNS = {"pageUrl": "p.url", "src": "i.src", "alt": "i.alt", "width": "i.width",
                 "height": "i.height"}

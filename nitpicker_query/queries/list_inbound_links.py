@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import MAX_LIMIT, check_int, envelope
+from ..archive.opening import Archive, opened
 from .get_page_detail import inbound_links
+from .paging import MAX_LIMIT, check_int, envelope
 
 
 def list_inbound_links(archive: Archive | str, *, url: str, limit: int = 100,

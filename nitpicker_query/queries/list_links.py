@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
+from ..archive.opening import Archive, opened
 from ..exceptions import InvalidArgument
-from ..format import redirect_target, strict_page
-from ..paging import check_choice, check_paging, envelope
-from ..redirects import redirect_chain
+from ..format.v010 import redirect_target, strict_page
 from ._common import as_bool
+from .paging import check_choice, check_paging, envelope
+from .redirects import redirect_chain
 
 LINK_TYPES = ("broken", "external", "orphaned")
 LINK_DESTINATIONS = ("both", "internal", "external")

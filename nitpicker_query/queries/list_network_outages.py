@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import check_paging, envelope
+from ..archive.opening import Archive, opened
+from .paging import check_paging, envelope
 
 
 def _last_fetch(a: Archive, rows: list[tuple[Any, ...]]) -> int | None:

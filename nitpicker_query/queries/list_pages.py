@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..content_types import CATEGORIES, category_sql
+from ..archive.opening import Archive, opened
 from ..exceptions import InvalidArgument
-from ..folding import fold
-from ..format import NOT_SKIPPED, indexable_page, loose_page
-from ..paging import check_choice, check_int, check_paging, envelope
-from ..redirects import CLIENT_REDIRECT_SQL, redirect_path
+from ..format.content_types import CATEGORIES, category_sql
+from ..format.v010 import NOT_SKIPPED, indexable_page, loose_page
+from ..keys.folding import fold
 from ._common import as_bool, like_literal
 from .check_headers import HEADERS, flag, header_flag
+from .paging import check_choice, check_int, check_paging, envelope
+from .redirects import CLIENT_REDIRECT_SQL, redirect_path
 
 SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
 META_FIELDS = {"title": "title", "description": "description", "keywords": "keywords",
@@ -112,7 +112,7 @@ def list_pages(
             and ``find_duplicates`` count by default), False only the others, None both.
         redirects: only URLs that redirect — an HTTP 3xx, or a page that sends the browser
             on by itself (meta refresh, ``Refresh`` header, a script's navigation in a
-            rendered crawl: :mod:`nitpicker_query.redirects`) —, each with
+            rendered crawl: :mod:`nitpicker_query.queries.redirects`) —, each with
             ``redirectKind``, ``redirectTo`` (its next hop), ``redirectChain`` (every hop
             to where a browser ends), ``finalUrl``, ``finalStatus`` and ``redirectLoop``.
             Without it, a status filter that matches 3xx lists the HTTP redirects too
@@ -123,7 +123,7 @@ def list_pages(
             is added.
         search: a substring of the URL (ASCII letters in either case) or of the title,
             taken literally, with case and accents folded: ``Ecoute`` finds "Écoute" (what
-            a person types in a search box; :mod:`nitpicker_query.folding`).
+            a person types in a search box; :mod:`nitpicker_query.keys.folding`).
         skipped: ``exclude`` (default: fetched pages only, the total of
             ``get_summary``'s ``totalPages``), ``include`` or ``only``.
         skip_reason: only skipped URLs with this exact reason (``dedupe-cap``,

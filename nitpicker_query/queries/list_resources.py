@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..paging import check_choice, check_paging, envelope
+from ..archive.opening import Archive, opened
 from ._common import as_bool, blank_to_none, like_literal
+from .paging import check_choice, check_paging, envelope
 
 SORT_COLUMNS = {"url": "url", "status": "status", "contentType": "contentType",
                 "contentLength": "contentLength"}

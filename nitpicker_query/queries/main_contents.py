@@ -21,9 +21,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..archive import Archive, opened
+from ..archive.opening import Archive, opened
 from ..exceptions import NotRecorded
-from ..format013_schema import MAIN_CONTENT_TABLES
+from ..format.v013_schema import MAIN_CONTENT_TABLES
 
 LISTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("headings", "page_main_content_headings", ("text", "level")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..archive import Archive, opened
+from ..archive.opening import Archive, opened
 
 SLIM_DEPTH = 3
 """Levels of a JSON-LD entry ``slim`` keeps; deeper values become ``"…"``. A product page

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..format import NOT_SKIPPED, loose_page
-from ..paging import check_paging, envelope
+from ..archive.opening import Archive, opened
+from ..format.v010 import NOT_SKIPPED, loose_page
 from ._common import json_list
 from .list_pages import ITEM_COLUMNS, page_item
+from .paging import check_paging, envelope
 
 
 def _where(provider: str, external_id: str | None) -> tuple[str, list[Any]]:

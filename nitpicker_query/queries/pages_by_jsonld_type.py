@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
-from ..format import NOT_SKIPPED, loose_page
-from ..paging import check_paging, envelope
+from ..archive.opening import Archive, opened
+from ..format.v010 import NOT_SKIPPED, loose_page
 from .list_pages import ITEM_COLUMNS, page_item
+from .paging import check_paging, envelope
 
 _MATCH = "EXISTS (SELECT 1 FROM page_jsonld j WHERE j.pageId = p.id AND j.type = ?)"
 

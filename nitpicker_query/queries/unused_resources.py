@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..archive import Archive, opened
+from ..archive.opening import Archive, opened
 from ..exceptions import NotRecorded
-from ..paging import check_paging, envelope
+from .paging import check_paging, envelope
 
 
 def list_unused_resources(archive: Archive | str, *, limit: int = 100,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..archive import Archive, opened
+from ..archive.opening import Archive, opened
 from ..exceptions import InvalidArgument
 from ..progress import working_on
 from . import finding_sheets, page_sheets, resource_sheets

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..archive import Archive
+from ..archive.opening import Archive
 from ..queries.find_mismatches import TYPES, mismatch_sql
 from ..queries.get_summary import get_summary
 from ..queries.get_violations import JOINS

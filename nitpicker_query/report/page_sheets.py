@@ -5,7 +5,7 @@ Relational Table (upstream's ``create-page-list``, ``create-links`` and
 Every sheet streams one SQL statement; each per-page number is a correlated sub-select
 by index, so memory stays that of one row whatever the archive's size. Which pages are
 "pages", which links are "bad" and how redirects count are the project's definitions
-(``nitpicker_query.format``), written here in SQL once.
+(``nitpicker_query.format.v010``), written here in SQL once.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..archive import Archive
-from ..format import loose_page, redirect_target
+from ..archive.opening import Archive
+from ..format.v010 import loose_page, redirect_target
 from ..queries.main_contents import main_content_table
-from ..totals import externals_checked
+from ..queries.totals import externals_checked
 from .table import STATUS_ALERTS, Alert, Column, Table
 
 MAX_PATH_COLUMNS = 10

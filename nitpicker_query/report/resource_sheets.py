@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..archive import Archive
+from ..archive.opening import Archive
 from .table import STATUS_ALERTS, Column, Table
 
 RESOURCE_COLUMNS = (

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 import xlsxwriter  # type: ignore[import-untyped]  # ships no type information
 from xlsxwriter.worksheet import Worksheet  # type: ignore[import-untyped]
 
-from ..export import BOM, cell
+from .export import BOM, cell
 from .table import Column, Table
 
 MAX_ROWS = 1_048_576

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nitpicker_query.catalog import QUERIES
+from nitpicker_query.queries.catalog import QUERIES
 
 BIN = Path(sys.executable).with_name("nitpicker-query")
 

@@ -178,7 +178,7 @@ def test_a_typo_gets_one_line_with_the_nearest_name(capped_archive: Path,  # noq
 def test_help_fits_80_columns() -> None:
     """Every command's and sub-command's --help at 80 columns: no line wider, and an
     example too long for one line continues after a backslash, between arguments."""
-    from nitpicker_query.catalog import QUERIES
+    from nitpicker_query.queries.catalog import QUERIES
 
     def command(name: str) -> str:
         return str(Path(QUERY).with_name(name))

@@ -87,7 +87,7 @@ def without_stored_templates(archive: Path, directory: Path) -> None:
     import sqlite3
 
     import nitpicker_query as q
-    from nitpicker_query.format import PAGE_TEMPLATE_TABLES
+    from nitpicker_query.format.v010 import PAGE_TEMPLATE_TABLES
 
     with q.open_archive(archive) as a:
         shutil.copy(a.directory / "db.sqlite", directory / "db.sqlite")

@@ -24,7 +24,7 @@ import pytest
 
 import nitpicker_query as q
 from nitpicker_crawl.trapzoo import TrapZoo
-from nitpicker_query import extract
+from nitpicker_query.archive import tarball
 from tests.crawl.conftest import CRAWL, Crawl, run_crawl
 from tests.viewer.conftest import serve
 from tests.viewer.tables import table
@@ -217,7 +217,7 @@ def test_the_viewer_lists_filters_sorts_and_shows_them_per_page(analysed: Path) 
 def done_marks(archive: Path, plugin: str) -> dict[int, int]:
     """page id → when ``plugin`` analysed it, read from the archive's tar."""
     target = archive.parent / f"read-{time.monotonic_ns()}"
-    inner = extract.extract(archive, target, only=None)
+    inner = tarball.extract(archive, target, only=None)
     with sqlite3.connect(target / inner / "db.sqlite") as conn:
         rows = conn.execute("SELECT page_id, analysed_at FROM analysis_pages WHERE plugin = ?",
                             (plugin,)).fetchall()
@@ -317,7 +317,7 @@ def test_sigterm_stops_it_leaving_the_archive_and_telling_how_to_continue(
 
 
 def test_a_crawl_directory_is_analysed_in_place(a11y: Path, tmp_path: Path) -> None:
-    inner = extract.extract(a11y, tmp_path, only=None)
+    inner = tarball.extract(a11y, tmp_path, only=None)
     directory = tmp_path / inner
     r = analyze(directory, "--plugin", "text")
     assert r.returncode == 0, r.stderr

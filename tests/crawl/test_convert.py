@@ -25,9 +25,9 @@ import nitpicker_query as q
 from nitpicker_crawl import capmarks, cli, convert, to013, to013_work
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_crawl.content import body_hash
-from nitpicker_query import locks
+from nitpicker_query.archive import locks
 from nitpicker_query.exceptions import ArchiveBusy
-from nitpicker_query.format013_schema import FORMAT_VERSION, MAIN_CONTENT_TABLES
+from nitpicker_query.format.v013_schema import FORMAT_VERSION, MAIN_CONTENT_TABLES
 from tests.crawl.conftest import CRAWL, Crawl
 from tests.format013_builder import Db13
 

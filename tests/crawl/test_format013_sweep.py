@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from nitpicker_query import open_archive
-from nitpicker_query.archive import Archive
-from nitpicker_query.catalog import QUERIES, QuerySpec
+from nitpicker_query.archive.opening import Archive
 from nitpicker_query.exceptions import NitpickerError
+from nitpicker_query.queries.catalog import QUERIES, QuerySpec
 from tests.crawl.conftest import CRAWL, Crawl
 from tests.format013_builder import as_both_formats_say_it
 

@@ -21,7 +21,7 @@ from nitpicker_crawl.hosts import parse_host
 from nitpicker_crawl.parser import parse
 from nitpicker_crawl.robots import parse as parse_robots
 from nitpicker_crawl.urls import normalize, resolve
-from nitpicker_query.error_kinds import classify_error_kind
+from nitpicker_query.format.error_kinds import classify_error_kind
 from page_cluster.nesting import MAX_DEPTH, cap_nesting, parse_html
 
 # ----------------------------------------------------------------------------- hosts

@@ -17,7 +17,7 @@ import nitpicker_query as q
 from nitpicker_crawl.main_contents import KINDS, MAX_ITEMS, SelectorError, check_selector, read_html
 from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_query.exceptions import NotRecorded
-from nitpicker_query.format013_schema import MAIN_CONTENT_COLUMNS
+from nitpicker_query.format.v013_schema import MAIN_CONTENT_COLUMNS
 from tests.crawl.conftest import Crawl, run_crawl
 
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))

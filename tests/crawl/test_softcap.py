@@ -7,8 +7,8 @@ import pytest
 
 from nitpicker_crawl.content import main_content
 from nitpicker_crawl.softcap import CapEvent, SoftCap
-from nitpicker_query.keys import page_keys
-from nitpicker_query.signals import page_signals
+from nitpicker_query.keys.page_keys import page_keys
+from nitpicker_query.keys.signals import page_signals
 from page_cluster.nesting import parse_html
 
 

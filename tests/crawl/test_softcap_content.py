@@ -9,8 +9,8 @@ import html
 
 from nitpicker_crawl.content import main_content
 from nitpicker_crawl.softcap import SoftCap
-from nitpicker_query.keys import page_keys
-from nitpicker_query.signals import declared_target, page_signals
+from nitpicker_query.keys.page_keys import page_keys
+from nitpicker_query.keys.signals import declared_target, page_signals
 from page_cluster.nesting import parse_html
 
 WORDS = ("oak", "pine", "elm", "ash", "yew", "fir", "beech", "birch", "cedar", "larch",

@@ -14,7 +14,7 @@ import pytest
 
 import nitpicker_query as q
 from nitpicker_crawl.trapzoo import TrapZoo
-from nitpicker_query import templates
+from nitpicker_query.queries import templates
 from page_cluster.stylesheets import first_party
 from tests.crawl.conftest import Crawl, run_crawl, without_stored_templates
 

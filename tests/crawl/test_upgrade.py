@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
-from nitpicker_query.catalog import QUERIES
+from nitpicker_query.queries.catalog import QUERIES
 from tests.query.test_readonly import SAMPLE_ARGS
 
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))

@@ -10,7 +10,7 @@ import pytest
 
 import nitpicker_query as q
 from nitpicker_crawl.archive import ArchiveWriter
-from nitpicker_query import locks
+from nitpicker_query.archive import locks
 from nitpicker_query.exceptions import ArchiveBusy
 
 

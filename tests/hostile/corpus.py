@@ -22,7 +22,7 @@ from typing import Any
 
 import zstandard
 
-from nitpicker_query import extract
+from nitpicker_query.archive import tarball
 from tests.fixtures import build_pre013
 
 A = "http://localhost/a"
@@ -53,7 +53,7 @@ def _base(directory: Path) -> Path:
     """The extended fixture as a crawl directory ``directory/base/`` (db.sqlite only)."""
     tar = build_pre013(directory, extended=True, name="base-src")
     target = directory / "base-src-x"
-    inner = extract.extract(tar, target)
+    inner = tarball.extract(tar, target)
     return target / inner
 
 

@@ -20,7 +20,7 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from nitpicker_query import extract
+from nitpicker_query.archive import tarball
 from tests.fixtures import build_pre013
 from tests.hostile.corpus import ENDLESS
 
@@ -37,7 +37,7 @@ def anyio_backend() -> str:
 def _crawl_dir(tmp: Path, name: str, *sql: str) -> Path:
     src = build_pre013(tmp, extended=True, name=f"{name}-src")
     directory = tmp / name
-    inner = extract.extract(src, tmp / f"{name}-x")
+    inner = tarball.extract(src, tmp / f"{name}-x")
     shutil.move(str(tmp / f"{name}-x" / inner), directory)
     conn = sqlite3.connect(directory / "db.sqlite", isolation_level=None)
     for statement in sql:

@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from nitpicker_mcp.tools import TOOLS
-from nitpicker_query.keys import page_keys
+from nitpicker_query.keys.page_keys import page_keys
 from tests.format013_builder import as_both_formats_say_it
 
 pytestmark = pytest.mark.anyio

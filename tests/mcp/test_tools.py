@@ -16,7 +16,7 @@ from mcp.types import ListRootsResult, Root
 from nitpicker_crawl.archive import ArchiveWriter
 from nitpicker_mcp.server import MAX_STRUCTURED_CHARS, create_server
 from nitpicker_mcp.tools import TOOLS
-from nitpicker_query.keys import page_keys
+from nitpicker_query.keys.page_keys import page_keys
 
 pytestmark = pytest.mark.anyio
 MODES = ["legacy", "auto"]

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nitpicker_query as q
-from nitpicker_query import cache
+from nitpicker_query.archive import cache
 from tests.fixtures import build_pre013
 
 OPEN_AND_PRINT = (
@@ -108,7 +108,7 @@ def test_a_cache_others_can_write_is_refused(tmp_path: Path, monkeypatch: object
     shared.mkdir()
     shared.chmod(0o777)
     monkeypatch.setenv("NITPICKER_PY_CACHE_DIR", str(shared))  # type: ignore[attr-defined]
-    r = subprocess.run([sys.executable, "-m", "nitpicker_query.cli", "summary", str(archive)],
+    r = subprocess.run([sys.executable, "-m", "nitpicker_query.cli.main", "summary", str(archive)],
                        capture_output=True, text=True, env={**os.environ})
     assert r.returncode == 1
     assert "is not private (owner uid" in r.stderr and "mode 0777" in r.stderr
@@ -151,7 +151,7 @@ def test_cache_list_and_clear(tmp_path: Path, monkeypatch: object) -> None:
     before = archive.read_bytes()
     monkeypatch.setenv("NITPICKER_PY_CACHE_DIR", str(root))  # type: ignore[attr-defined]
     q.open_archive(archive).close()
-    cli = [sys.executable, "-m", "nitpicker_query.cli", "cache"]
+    cli = [sys.executable, "-m", "nitpicker_query.cli.main", "cache"]
     listed = json.loads(subprocess.run([*cli, "list"], capture_output=True, text=True,
                                        env=env, check=True).stdout)
     assert listed["root"] == str(root) and listed["total"] == 1

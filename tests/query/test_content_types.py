@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nitpicker_query.content_types import CATEGORIES, category_sql, classify_content_type
+from nitpicker_query.format.content_types import CATEGORIES, category_sql, classify_content_type
 
 EXAMPLES = [
     ("text/html; charset=utf-8", "html"),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from nitpicker_query import get_template_clusters
-from nitpicker_query.catalog import QUERIES, QuerySpec
+from nitpicker_query.queries.catalog import QUERIES, QuerySpec
 from tests.query.test_readonly import SAMPLE_ARGS
 
 LISTS = [s for s in QUERIES if s.is_list]

@@ -13,7 +13,7 @@ import zstandard
 
 import nitpicker_query as q
 
-# Written out by hand (not imported from nitpicker_query.format) on purpose.
+# Written out by hand (not imported from nitpicker_query.format.v010) on purpose.
 UPSTREAM_DDL = [
     "create table `info` (`id` integer not null primary key autoincrement, `version` "
     "varchar(255), `name` varchar(255), `baseUrl` varchar(255), `roots` json, `recursive` "

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from nitpicker_query.format import SCHEMA_DDL, parse_version
+from nitpicker_query.format.v010 import SCHEMA_DDL, parse_version
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nitpicker_query.keys import (
+from nitpicker_query.keys.page_keys import (
     declared_signature,
     host_key,
     is_eligible,
@@ -20,7 +20,7 @@ from nitpicker_query.keys import (
     shape_key,
     split_shape,
 )
-from nitpicker_query.signals import (
+from nitpicker_query.keys.signals import (
     canonical_form,
     declared_target,
     effective_threshold,
@@ -270,7 +270,7 @@ def _canonical_by_urlsplit(url: str) -> str | None:
     """The general reading (``urlsplit``), as the oracle for the plain-URL fast path."""
     from urllib.parse import parse_qsl, urlencode, urlsplit
 
-    from nitpicker_query.keys import host_key
+    from nitpicker_query.keys.page_keys import host_key
 
     try:
         parts = urlsplit(url.strip())

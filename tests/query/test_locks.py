@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from nitpicker_query import locks
+from nitpicker_query.archive import locks
 from nitpicker_query.exceptions import ArchiveBusy
 
 

@@ -9,9 +9,9 @@ import sqlite3
 from pathlib import Path
 
 import nitpicker_query as q
-from nitpicker_query.catalog import QUERIES
 from nitpicker_query.exceptions import NotRecorded
-from nitpicker_query.keys import page_keys
+from nitpicker_query.keys.page_keys import page_keys
+from nitpicker_query.queries.catalog import QUERIES
 from tests.query.test_foreign_archive import build_upstream_like
 
 SAMPLE_ARGS = {
@@ -129,7 +129,7 @@ def test_live_crawler_is_reported_and_wal_rows_are_seen(tmp_path: Path, extended
                                                         capfd: object) -> None:
     import os
 
-    from nitpicker_query import locks
+    from nitpicker_query.archive import locks
 
     stub = _stub_from(extended_archive, tmp_path)
     writer = sqlite3.connect(stub / "db.sqlite")  # a "crawler" holding the database open

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import nitpicker_query as q
-from nitpicker_query.catalog import QUERIES
 from nitpicker_query.exceptions import NotRecorded
+from nitpicker_query.queries.catalog import QUERIES
 from nitpicker_query.terminal import local_time
 from nitpicker_query.values import jsonable
 from tests.viewer.conftest import Served, serve
@@ -59,7 +59,7 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
 def test_every_query_answers_as_its_function(viewer: Served, capped_archive: Path) -> None:
     from urllib.parse import urlencode
 
-    from nitpicker_query.catalog import camel
+    from nitpicker_query.queries.catalog import camel
 
     args = sample_args(capped_archive)
     for spec in QUERIES:
@@ -223,7 +223,7 @@ def test_a_013_archive_answers_every_query_and_view_as_its_original(
     import sys
     from urllib.parse import urlencode
 
-    from nitpicker_query.catalog import camel
+    from nitpicker_query.queries.catalog import camel
     from nitpicker_viewer.app import VIEWS
     from tests.format013_builder import as_both_formats_say_it
 

@@ -148,7 +148,7 @@ def test_templates_not_stored_are_computed_with_a_progress_line(
     """An archive whose crawl stored no templates (--no-templates, or interrupted): the
     view answers at once with a progress line, which the page replaces with the
     clusters when they are computed."""
-    from nitpicker_query import templates
+    from nitpicker_query.queries import templates
     from tests.crawl.conftest import without_stored_templates
 
     expected = q.get_template_clusters(capped_archive, limit=1000)

@@ -1,6 +1,6 @@
 """``nitpicker-query <sub-command> <archive> [options]``: the queries on the command line.
 
-Sub-commands and their flags come from :mod:`nitpicker_query.catalog`; this module only
+Sub-commands and their flags come from :mod:`nitpicker_query.queries.catalog`; this module only
 parses, calls the query function and renders. Output: a table on a terminal, compact
 JSON when piped (``--format`` chooses explicitly). Errors: one line on stderr, exit 1;
 usage errors exit 2; a traceback only with ``--debug``.
@@ -16,14 +16,16 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__, cache, export, progress, report
-from .archive import DEFAULT_QUERY_TIMEOUT, database_errors, open_archive
-from .catalog import QUERIES, Param, QuerySpec
-from .exceptions import InvalidArgument, NitpickerError, NotFound
-from .export import csv_chunks
-from .progress import StderrLine
+from .. import __version__, progress, report
+from ..archive import cache
+from ..archive.opening import DEFAULT_QUERY_TIMEOUT, database_errors, open_archive
+from ..exceptions import InvalidArgument, NitpickerError, NotFound
+from ..progress import StderrLine
+from ..queries.catalog import QUERIES, Param, QuerySpec
+from ..report import export
+from ..report.export import csv_chunks
+from ..terminal import CliParser, escape, outlive_readers, terminal_width
 from .render import FORMATS, is_list_result, render
-from .terminal import CliParser, escape, outlive_readers, terminal_width
 
 PROG = "nitpicker-query"
 

@@ -13,61 +13,61 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .content_types import CATEGORIES
-from .format import POPULATIONS
-from .paging import MAX_LIMIT
-from .queries.check_headers import HEADERS as SECURITY_HEADERS
-from .queries.check_headers import SORT_KEYS as HEADER_SORTS
-from .queries.check_headers import check_headers
-from .queries.console_logs import SORTS as CONSOLE_SORTS
-from .queries.console_logs import get_page_console_logs, list_console_logs
-from .queries.duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
-from .queries.find_duplicates import SORT_COLUMNS as DUPLICATE_SORTS
-from .queries.find_duplicates import find_duplicates
-from .queries.find_mismatches import TYPES as MISMATCH_TYPES
-from .queries.find_mismatches import find_mismatches
-from .queries.get_duplicate_clusters import (
+from ..format.content_types import CATEGORIES
+from ..format.v010 import POPULATIONS
+from .check_headers import HEADERS as SECURITY_HEADERS
+from .check_headers import SORT_KEYS as HEADER_SORTS
+from .check_headers import check_headers
+from .console_logs import SORTS as CONSOLE_SORTS
+from .console_logs import get_page_console_logs, list_console_logs
+from .duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
+from .find_duplicates import SORT_COLUMNS as DUPLICATE_SORTS
+from .find_duplicates import find_duplicates
+from .find_mismatches import TYPES as MISMATCH_TYPES
+from .find_mismatches import find_mismatches
+from .get_duplicate_clusters import (
     CLUSTER_SORTS,
     GROUPINGS,
     get_duplicate_cluster,
     get_duplicate_clusters,
 )
-from .queries.get_page_detail import get_page_detail
-from .queries.get_page_html import get_page_html
-from .queries.get_resource_referrers import get_resource_referrers
-from .queries.get_summary import get_summary
-from .queries.get_template_clusters import get_template_cluster, get_template_clusters
-from .queries.get_violations import SORTS as VIOLATION_SORTS
-from .queries.get_violations import get_violations
-from .queries.isolated import (
+from .get_page_detail import get_page_detail
+from .get_page_html import get_page_html
+from .get_resource_referrers import get_resource_referrers
+from .get_summary import get_summary
+from .get_template_clusters import get_template_cluster, get_template_clusters
+from .get_violations import SORTS as VIOLATION_SORTS
+from .get_violations import get_violations
+from .isolated import (
     get_isolated_cluster,
     list_isolated_clusters,
     list_isolated_pages,
 )
-from .queries.list_dedupe_cap_events import SORT_COLUMNS as EVENT_SORTS
-from .queries.list_dedupe_cap_events import list_dedupe_cap_events
-from .queries.list_images import SORT_COLUMNS as IMAGE_SORTS
-from .queries.list_images import list_images
-from .queries.list_inbound_links import list_inbound_links
-from .queries.list_links import BROKEN_AS, LINK_DESTINATIONS, LINK_TYPES, list_links
-from .queries.list_links import SORT_KEYS as LINK_SORTS
-from .queries.list_network_outages import list_network_outages
-from .queries.list_pages import META_FIELDS as PAGE_META
-from .queries.list_pages import SKIPPED as PAGE_SKIPPED
-from .queries.list_pages import SORT_COLUMNS as PAGE_SORTS
-from .queries.list_pages import list_pages
-from .queries.list_resources import SORT_COLUMNS as RESOURCE_SORTS
-from .queries.list_resources import list_resources
-from .queries.main_contents import get_page_main_contents
-from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
-from .queries.page_tags import (
+from .list_dedupe_cap_events import SORT_COLUMNS as EVENT_SORTS
+from .list_dedupe_cap_events import list_dedupe_cap_events
+from .list_images import SORT_COLUMNS as IMAGE_SORTS
+from .list_images import list_images
+from .list_inbound_links import list_inbound_links
+from .list_links import BROKEN_AS, LINK_DESTINATIONS, LINK_TYPES, list_links
+from .list_links import SORT_KEYS as LINK_SORTS
+from .list_network_outages import list_network_outages
+from .list_pages import META_FIELDS as PAGE_META
+from .list_pages import SKIPPED as PAGE_SKIPPED
+from .list_pages import SORT_COLUMNS as PAGE_SORTS
+from .list_pages import list_pages
+from .list_resources import SORT_COLUMNS as RESOURCE_SORTS
+from .list_resources import list_resources
+from .main_contents import get_page_main_contents
+from .page_jsonld import get_page_jsonld, get_page_jsonld_overview
+from .page_tags import (
     count_pages_by_tag,
     get_page_tags,
     get_tag_inventory,
     list_pages_by_tag,
 )
-from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
-from .queries.unused_resources import list_unused_resources
+from .pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
+from .paging import MAX_LIMIT
+from .unused_resources import list_unused_resources
 
 
 def camel(name: str) -> str:

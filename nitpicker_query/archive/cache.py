@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import extract, locks
-from .exceptions import ArchiveBusy, ArchiveError
+from ..exceptions import ArchiveBusy, ArchiveError
+from . import locks, tarball
 
 READY_MARKER = ".nitpicker-py-cache-ready"
 _SENTINELS = {"0", "1", "false", "true", "no", "yes", "off", "on", "null", "undefined"}
@@ -133,7 +133,7 @@ def extract_private(path: Path, *, display: Path | None = None) -> Path:
     """Extract into a fresh temporary directory (cache disabled); caller removes it."""
     staging = Path(tempfile.mkdtemp(prefix="nitpicker-py-"))
     try:
-        inner = extract.extract(path, staging, name=(display or path).name)
+        inner = tarball.extract(path, staging, name=(display or path).name)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -308,7 +308,7 @@ def _extract_locked(path: Path, key: str, directory: Path, display: Path) -> Pat
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir()
         try:
-            inner = extract.extract(path, staging, name=display.name)
+            inner = tarball.extract(path, staging, name=display.name)
             if cache_key(path) != key:
                 raise ArchiveError(f"Archive changed while it was being read: {display.name}",
                                    display)

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .exceptions import ArchiveError, NotAnArchive, UnsafeArchive
+from ..exceptions import ArchiveError, NotAnArchive, UnsafeArchive
 
 READER_MEMBERS = frozenset({"db.sqlite", "db.sqlite-wal", "error.log"})
 """Files under ``<inner>/`` a reader needs; everything else stays in the tar."""

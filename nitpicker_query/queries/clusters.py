@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from .archive import Archive
-from .format import NOT_SKIPPED, strict_page
-from .keys import host_key, meta_value, parent_path, sha1_key, shape_key
-from .patterns import path_matches
-from .signals import equivalent
+from ..archive.opening import Archive
+from ..format.v010 import NOT_SKIPPED, strict_page
+from ..keys.page_keys import host_key, meta_value, parent_path, sha1_key, shape_key
+from ..keys.patterns import path_matches
+from ..keys.signals import equivalent
 
 _CHUNK = 500
 

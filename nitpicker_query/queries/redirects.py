@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .archive import Archive
-from .queries._common import json_object
+from ..archive.opening import Archive
+from ._common import json_object
 
 MAX_HOPS = 20
 """Hops walked at most (a stranger's archive may hold a loop or a very long chain)."""

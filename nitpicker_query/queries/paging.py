@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from .exceptions import InvalidArgument
+from ..exceptions import InvalidArgument
 
 MAX_LIMIT = 1000
 T = TypeVar("T")

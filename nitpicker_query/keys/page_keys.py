@@ -214,7 +214,7 @@ def page_keys(url: str, *, title: str | None, description: str | None,
 
 def declared_signature(url: str, target: str, keys: PageKeys) -> str:
     """The key of a *declared copy* cluster: host key, the declared target (canonical form,
-    :func:`nitpicker_query.signals.declared_target`) and the four meta values."""
+    :func:`nitpicker_query.keys.signals.declared_target`) and the four meta values."""
     return _sha1("declared", host_key(url), target, keys.title, keys.description,
                  keys.og_title, keys.og_url)
 

@@ -4,7 +4,7 @@ The input of each page is what the archive holds: the stored HTML snapshot, the 
 path segments, and the first-party stylesheets its ``<link rel=stylesheet>`` tags name
 (read from the HTML itself: ``resources_referrers`` is not written by every crawler, and
 a stylesheet only a script adds is no template of the page). Pages are the rendered
-internal HTML pages with a snapshot (:func:`nitpicker_query.format.strict_page`), read
+internal HTML pages with a snapshot (:func:`nitpicker_query.format.v010.strict_page`), read
 in id order, so the same archive always gives the same keys.
 
 Clustering reads every snapshot once (about a millisecond a page), so a result is kept
@@ -26,15 +26,15 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import page_cluster
 
-from . import progress
-from .archive import Archive
+from .. import progress
+from ..archive.html_codec import decode_html
+from ..archive.opening import Archive
+from ..exceptions import NotAnArchive
+from ..format.v010 import strict_page
+from ..format.v013 import json_text
+from ._common import json_object
 from .clusters import clusters
-from .exceptions import NotAnArchive
-from .format import strict_page
-from .format013 import json_text
-from .html_codec import decode_html
-from .queries._common import json_object
-from .queries.list_dedupe_cap_events import event_ids_by_signature
+from .list_dedupe_cap_events import event_ids_by_signature
 
 HTML_LIMIT = 4 * 1024 * 1024
 """Most decoded bytes of one snapshot read for its structure: a template shows in its

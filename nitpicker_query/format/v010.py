@@ -18,7 +18,7 @@ from __future__ import annotations
 import shlex
 from pathlib import PurePath
 
-from .exceptions import UnsupportedFormat
+from ..exceptions import UnsupportedFormat
 
 FORMAT_VERSION = "0.10.0"
 """The format version our writer stores in ``info.version``."""
@@ -27,7 +27,7 @@ SUPPORTED_FAMILY = "0.10.x or 0.13.x"
 _OLDEST = (0, 10, 0)
 FIRST_013 = (0, 13, 0)
 """The first version with upstream's "Phase 6" layout (``content_items`` …): read through
-the views of :mod:`nitpicker_query.format013`."""
+the views of :mod:`nitpicker_query.format.v013`."""
 _FIRST_TOO_NEW = (0, 14, 0)
 
 
@@ -430,7 +430,7 @@ FORMAT_013_TABLES: dict[str, tuple[str, ...]] = {
     "technology_signals": ("pageId", "technology", "signalType"),
     "dedupe_cap_events": ("id", "shape_key", "sample_url", "detected_at"),
 }
-"""Format 0.13's tables that :mod:`nitpicker_query.format013` reads (docs/archive-format.md,
+"""Format 0.13's tables that :mod:`nitpicker_query.format.v013` reads (docs/archive-format.md,
 "Format 0.13"), with the columns its views name. Columns upstream's writer adds only
 when it opens an archive (``alias_of_id``, ``body_hash`` …) are optional and read as
 NULL where missing; ``page_meta``'s meta columns likewise. As for 0.10, a name here

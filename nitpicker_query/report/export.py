@@ -1,7 +1,7 @@
 """CSV export of a list query's whole result: one definition for ``nitpicker-query
 --format csv``, the viewer's ``/api/<query>?format=csv`` and its "Download CSV" links.
 
-The items are read a page of :data:`~nitpicker_query.paging.MAX_LIMIT` at a time and
+The items are read a page of :data:`~nitpicker_query.queries.paging.MAX_LIMIT` at a time and
 written as they come, so memory stays bounded by one page whatever the archive's size
 (measured in docs/BENCHMARKS.md). The text is RFC 4180: comma-separated, fields quoted
 when they hold a comma, a quote or a line break, lines ended by CRLF; UTF-8, with a
@@ -22,10 +22,9 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .exceptions import InvalidArgument, NotFound
-from .paging import MAX_LIMIT
-from .render import is_time
-from .terminal import local_time
+from ..exceptions import InvalidArgument, NotFound
+from ..queries.paging import MAX_LIMIT
+from ..terminal import is_time, local_time
 
 BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

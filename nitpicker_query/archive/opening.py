@@ -24,16 +24,17 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import cache, format013, locks
-from .exceptions import (
+from ..exceptions import (
     ArchiveChanged,
     ArchiveNotFound,
     NotAnArchive,
     QueryTimeout,
     UnsupportedFormat,
 )
-from .folding import fold
-from .format import FIRST_013, FORMAT_013_TABLES, FORMAT_TABLES, check_version, parse_version
+from ..format import v013
+from ..format.v010 import FIRST_013, FORMAT_013_TABLES, FORMAT_TABLES, check_version, parse_version
+from ..keys.folding import fold
+from . import cache, locks
 
 COUNT_CACHE_SIZE = 512
 DEFAULT_QUERY_TIMEOUT = 60.0
@@ -142,7 +143,7 @@ class Archive:
         self._views: frozenset[str] = frozenset()  # format 0.13: the 0.10 names as views
         self.lite = "pages"
         """The page table for passes that never filter or order by URL: ``pages`` in 0.10;
-        in 0.13 a view whose URL costs nothing unless read (format013.py)."""
+        in 0.13 a view whose URL costs nothing unless read (v013.py)."""
         self._columns: dict[str, tuple[str, ...]] = {}
         try:
             with database_errors(self):
@@ -182,10 +183,10 @@ class Archive:
 
     def _present(self, conn: sqlite3.Connection) -> None:
         """On a format-0.13 database, create the 0.10-shaped TEMP views every query reads
-        (:mod:`nitpicker_query.format013`), before ``query_only`` forbids them."""
+        (:mod:`nitpicker_query.format.v013`), before ``query_only`` forbids them."""
         main = frozenset(str(r[0]) for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'"))
-        if not format013.is_013(main):
+        if not v013.is_013(main):
             return
         try:
             version = conn.execute("SELECT version FROM info ORDER BY id LIMIT 1").fetchone()
@@ -195,7 +196,7 @@ class Archive:
             return
         self._check_kinds_013(conn)
         try:
-            self._views = format013.present(conn, main)
+            self._views = v013.present(conn, main)
         except sqlite3.Error as exc:
             raise NotAnArchive(f"Not a Nitpicker archive database (format 0.13 tables do "
                                f"not read: {exc}): {self.path.name}", self.path) from exc

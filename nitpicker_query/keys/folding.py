@@ -2,7 +2,7 @@
 ``strasse`` finds ``Straße`` and a full-width ``ＡＢＣ`` finds ``ABC``.
 
 Registered on every archive connection as the SQL function ``fold(text)``
-(:mod:`nitpicker_query.archive`); the searches compare ``fold(column)`` with the folded
+(:mod:`nitpicker_query.archive.opening`); the searches compare ``fold(column)`` with the folded
 needle. Compatibility forms are unified (NFKD), combining marks dropped, then
 ``str.casefold``: what a search box in a browser's "find in page" does, near enough.
 """

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .exceptions import ArchiveBusy
+from ..exceptions import ArchiveBusy
 
 CLAIM_GRACE_SECONDS = 10.0
 """How long a lock (or take-over guard) without a readable PID counts as being taken."""

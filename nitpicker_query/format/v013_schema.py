@@ -12,7 +12,7 @@ on an empty database, it leaves exactly that ``sqlite_master``.
 
 :data:`EXTENSION_DDL` is ours, written by ``nitpicker-crawl convert --to 0.13`` and read
 by nothing upstream: ``dedupe_cap_events`` with upstream's eight columns first and then
-the soft cap's columns of format 0.10 (:data:`nitpicker_query.format.DEDUPE_CAP_EVENTS_COLUMNS`),
+the soft cap's columns of format 0.10 (:data:`.v010.DEDUPE_CAP_EVENTS_COLUMNS`),
 ``page_signatures`` pointing at ``content_items``, and ``crawl_runs``.
 :data:`WRITER_DDL` is what such an archive is created with: the newest schema with our
 ``dedupe_cap_events`` in place of upstream's, then our two tables.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .format import (
+from .v010 import (
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
     DEDUPE_CAP_EVENTS_INDEX,

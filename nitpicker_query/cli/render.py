@@ -21,11 +21,11 @@ from typing import Any, TextIO
 import tabulate as tabulate_module
 from tabulate import tabulate
 
-from .terminal import escape, fit, local_time
-from .values import jsonable
+from ..terminal import escape, fit, is_time, local_time
+from ..values import jsonable
 
 FORMATS = ("json", "table", "jsonl", "csv")
-"""``csv`` is written by :mod:`nitpicker_query.export`, not by :func:`render`."""
+"""``csv`` is written by :mod:`nitpicker_query.report.export`, not by :func:`render`."""
 MIN_COLUMN = 8
 """Narrowest a cut column gets (``http://…`` still says what it was)."""
 _GAP = 2  # tabulate's "simple" format puts two spaces between columns
@@ -46,12 +46,6 @@ def _dumps_strict(value: Any, pretty: bool) -> str:
     if pretty:
         return json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def is_time(key: str, value: Any) -> bool:
-    """Is this an epoch-milliseconds time (``firstCrawledAt``, ``createdAt`` …)?"""
-    return (key.endswith("At") or key.endswith("_at")) and isinstance(value, int | float) \
-        and not isinstance(value, bool) and 1e11 < value < 1e14
 
 
 def _cell(value: Any, key: str = "") -> str:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from .keys import host_key
+from .page_keys import host_key
 
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 _ORDINAL = re.compile(
@@ -53,7 +53,7 @@ _PLAIN_URL = re.compile(r"(https?)://([a-z0-9.-]+)(?::([0-9]{1,5}))?(/[^?#\\\s]*
                         r"(?:\?([^#\s]*))?(?:#\S*)?", re.ASCII)
 """A URL as the crawler writes them (lower-case scheme and host, no user info, no
 whitespace or backslash): read by one match, where ``urlsplit`` (twice, with
-:func:`~nitpicker_query.keys.host_key`) cost most of a soft-cap observation. Any other
+:func:`~nitpicker_query.keys.page_keys.host_key`) cost most of a soft-cap observation. Any other
 spelling takes the general path; both give the same form (tested on both kinds)."""
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 import zstandard
 
-from .format013_schema import PAGE_META_PLAIN, PAGE_META_TEXTS, PAGE_META_URLS
+from .v013_schema import PAGE_META_PLAIN, PAGE_META_TEXTS, PAGE_META_URLS
 
 MAX_ANCHOR_INSTANCES = 10_000
 """Rows an ``anchor_edges`` pair expands to at most: ``count`` comes from a stranger's
@@ -152,7 +152,7 @@ def _pages_lite_view(pages: str) -> str:
     The URL join is most of what a pass over every page costs (290 of 356 ms counting
     300,000 pages: ``url_refs`` rows are wide), and an aggregate that never names the
     URL need not pay it; a lookup or an order by URL needs the join's index, so
-    ``pages`` keeps it. :attr:`nitpicker_query.archive.Archive.lite` names this view on
+    ``pages`` keeps it. :attr:`nitpicker_query.archive.opening.Archive.lite` names this view on
     0.13 archives and ``pages`` itself on 0.10 ones."""
     view = pages.removeprefix("CREATE TEMP VIEW pages AS ")
     view = view.replace("ur.url AS url", "(SELECT url FROM url_refs WHERE id = ci.url_id) AS url")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import zstandard
 
-from .exceptions import NotAnArchive
+from ..exceptions import NotAnArchive
 
 CODECS = ("zstd", "none")
 ZSTD_LEVEL = 3

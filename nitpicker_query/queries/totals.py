@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .format import NOT_SKIPPED, strict_page
+from ..format.v010 import NOT_SKIPPED, strict_page
 
 TOTALS = ("urls", "htmlPages", "externalUrls", "redirectingUrls", "refusedUrls",
           "skippedUrls", "failedUrls", "queuedUrls")
@@ -45,7 +45,7 @@ def crawl_totals(conn: _Executes, table: str = "pages", *,
                  externals_checked: bool = True) -> dict[str, int]:
     """The counts of the module's table over the ``pages`` table of ``conn`` (one
     read; the crawler's writing connection or an opened archive; ``table``: an
-    archive's :attr:`~nitpicker_query.archive.Archive.lite`). ``externals_checked``:
+    archive's :attr:`~nitpicker_query.archive.opening.Archive.lite`). ``externals_checked``:
     False for a crawl with ``--no-fetch-external``, whose external links wait for
     nothing."""
     skipped = "isSkipped = 1"
