@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from doc import add_flag, emit  # noqa: E402
 
-from nitpicker_crawl.renderer import CHROMIUM_ARGS, EXTRACT_JS, find_browser  # noqa: E402
+from nitpicker_crawl.fetch.renderer import CHROMIUM_ARGS, EXTRACT_JS, find_browser  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 
 BIN = Path(sys.executable).parent

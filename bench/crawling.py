@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from nitpicker_crawl.archive import ArchiveWriter
-from nitpicker_crawl.crawler import Crawler
+from nitpicker_crawl.crawl.crawler import Crawler
 from nitpicker_crawl.options import CrawlOptions
 
 

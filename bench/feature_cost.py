@@ -30,7 +30,8 @@ from doc import add_flag, emit  # noqa: E402
 
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 
-NO_BODY_HASH = ("import nitpicker_crawl.crawler as _c; _c.body_hash = lambda html: bytes(32)\n")
+NO_BODY_HASH = ("import nitpicker_crawl.crawl.scraping as _c\n"
+                "_c.body_hash = lambda html: bytes(32)\n")
 NO_CONSOLE = ("from playwright.async_api import Page as _P\n_on = _P.on\n"
               "_P.on = lambda self, event, f: None if event in ('console', 'pageerror') "
               "else _on(self, event, f)\n")

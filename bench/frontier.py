@@ -35,7 +35,7 @@ from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 PAGES = 2000
 QUEUE = """
 import asyncio, time
-from nitpicker_crawl.frontier import Frontier
+from nitpicker_crawl.crawl.frontier import Frontier
 
 async def run():
     f = Frontier(lambda key: None)

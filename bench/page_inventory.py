@@ -49,7 +49,7 @@ import mediawiki  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
-from nitpicker_crawl.renderer import find_browser  # noqa: E402
+from nitpicker_crawl.fetch.renderer import find_browser  # noqa: E402
 from page_cluster.nesting import parse_html  # noqa: E402
 
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))

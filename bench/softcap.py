@@ -37,8 +37,8 @@ from doc import add_flag, emit  # noqa: E402
 from make_archive import archive_path  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
-from nitpicker_crawl.content import Content  # noqa: E402
-from nitpicker_crawl.softcap import SoftCap  # noqa: E402
+from nitpicker_crawl.extract.content import Content  # noqa: E402
+from nitpicker_crawl.traps.softcap import SoftCap  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 from nitpicker_query.format.v010 import strict_page  # noqa: E402
 from nitpicker_query.keys.page_keys import page_keys  # noqa: E402

@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 from crawling import timed_crawl  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
-from nitpicker_crawl import technologies  # noqa: E402
+from nitpicker_crawl.extract import technologies  # noqa: E402
+from nitpicker_crawl.extract.parser import parse  # noqa: E402
 from nitpicker_crawl.options import CrawlOptions  # noqa: E402
-from nitpicker_crawl.parser import parse  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 from nitpicker_crawl.trapzoo.site import GTM_SNIPPET  # noqa: E402
 

@@ -9,7 +9,7 @@ archive (HTML snapshots zstd-compressed, as the crawler stores them). On the sam
 - **library**: ``page_cluster.resolve`` on the records in memory (HTML, path segments
   and stylesheet hrefs given) — what the query wraps (``--no-library`` leaves it out: at
   300,000 pages the records alone hold gigabytes);
-- **crawl end**: ``nitpicker_crawl.templates.store`` on the archive's database, what the
+- **crawl end**: ``nitpicker_crawl.extract.templates.store`` on the archive's database, what the
   crawler runs when a crawl ends — in a child process of its own, so its CPU time and
   peak RSS are its own;
 - **stored**: ``get_template_clusters`` on that database with an empty cache: one table
@@ -162,7 +162,7 @@ def main() -> None:
         lines.append(f"| library: `page_cluster.resolve` on the records in memory | "
                      f"{library_s:.1f} | | | {library_ari:.4f} | {library_n} |")
     lines += [
-        f"| crawl end: `nitpicker_crawl.templates.store` (read, cluster, write the tables; "
+        f"| crawl end: `nitpicker_crawl.extract.templates.store` (read, cluster, write the tables; "
         f"own process) | {end['cpu']:.1f} | {end['wall']:.1f} s | {end['rss']:.0f} MiB | | "
         f"{end['templates']:.0f} |",
         f"| `get_template_clusters` on the stored tables, first call | | "

@@ -30,15 +30,15 @@ from nitpicker_query.queries._common import json_list
 from nitpicker_query.queries.totals import crawl_totals, plural
 from nitpicker_query.terminal import CliParser, escape, fit, outlive_readers
 
-from . import templates
 from .archive import ArchiveWriter
-from .crawler import Crawler
-from .excludes import split_list
-from .inventory import read_list
-from .main_contents import SelectorError, check_selector
+from .crawl.crawler import Crawler
+from .extract import templates
+from .extract.inventory import read_list
+from .extract.main_contents import SelectorError, check_selector
+from .fetch.excludes import split_list
+from .fetch.scope import Scope
+from .fetch.urls import normalize
 from .options import FLAGS, MINIMUM, CrawlOptions
-from .scope import Scope
-from .urls import normalize
 
 PROG = "nitpicker-crawl"
 EPILOG = """\
@@ -454,7 +454,7 @@ def build_upgrade_parser() -> argparse.ArgumentParser:
 
 def upgrade_main(argv: Sequence[str]) -> int:
     """``nitpicker-crawl upgrade OLD.nitpicker [-o NEW.nitpicker]``."""
-    from .upgrade import default_output, upgrade
+    from .archive.upgrade import default_output, upgrade
 
     parser = build_upgrade_parser()
     args = parser.parse_args(argv)
@@ -522,7 +522,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
 
 def convert_main(argv: Sequence[str]) -> int:
     """``nitpicker-crawl convert ARCHIVE --to {0.13,0.10} -o OUT [--force]``."""
-    from .convert import convert
+    from .archive.convert import convert
 
     parser = build_convert_parser()
     args = parser.parse_args(argv)
@@ -575,7 +575,7 @@ def convert_main(argv: Sequence[str]) -> int:
 
 def _templates(writer: ArchiveWriter, options: CrawlOptions, *, silent: bool
                ) -> templates.Stored | None:
-    """The crawl-end step (:mod:`nitpicker_crawl.templates`), with its progress line. A
+    """The crawl-end step (:mod:`nitpicker_crawl.extract.templates`), with its progress line. A
     Ctrl-C or SIGTERM here gives up the step alone: the archive is written without the
     tables and template-clusters computes them on first call."""
     if not options.templates:
@@ -729,11 +729,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"({told}), {crawler.cap_refused:,} URLs refused in the archive "
                     f"(nitpicker-query dedupe-cap-events {shlex.quote(os.path.relpath(output))})")
     print(f"{PROG}: done: {summary}", file=sys.stderr)
-    if crawler.inventory.urls:
-        read = plural(len(crawler.inventory.urls), "URL") + " in the sitemaps or the list"
-        if crawler.inventory_reached:
+    turn = crawler.site_inventory
+    if turn.inventory.urls:
+        read = plural(len(turn.inventory.urls), "URL") + " in the sitemaps or the list"
+        if turn.reached:
             shown = shlex.quote(os.path.relpath(output))
-            pages, files = crawler.inventory_unlinked
+            pages, files = turn.unlinked
             print(f"{PROG}: inventory: {read}, {pages + files} of them linked from "
                   f"no crawled page (nitpicker-query isolated-pages {shown})"
                   + (f", of which {plural(files, 'file')} (stylesheets, scripts, images …) "

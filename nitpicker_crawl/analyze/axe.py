@@ -108,7 +108,12 @@ class AxePlugin:
                 f"tags={','.join(self.tags)}")
 
     async def start(self) -> None:
-        from ..renderer import CHROMIUM_ARGS, NOT_FOUND_MESSAGE, driver_in_own_session, find_browser
+        from ..fetch.renderer import (
+            CHROMIUM_ARGS,
+            NOT_FOUND_MESSAGE,
+            driver_in_own_session,
+            find_browser,
+        )
 
         self._source, package = find_axe()
         if self.lang:

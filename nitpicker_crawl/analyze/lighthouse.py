@@ -65,7 +65,7 @@ class LighthousePlugin:
         return f"lighthouse {self._version}"
 
     async def start(self) -> None:
-        from ..renderer import NOT_FOUND_MESSAGE, find_browser
+        from ..fetch.renderer import NOT_FOUND_MESSAGE, find_browser
 
         self._cli = find_lighthouse()
         if self._cli is None:

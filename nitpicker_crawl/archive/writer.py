@@ -739,7 +739,7 @@ class ArchiveWriter:
         """At an orderly stop: each event's ``rejected_count`` is the URLs its gate left
         skipped in the archive (every run of a ``--resume`` included; a released suspect's
         URLs fetched after all are not refused), and ``evidence`` (the verdict and its
-        probe rounds, :mod:`nitpicker_crawl.deferral`) is merged into its ``signals``.
+        probe rounds, :mod:`nitpicker_crawl.traps.deferral`) is merged into its ``signals``.
         Returns the URLs refused in all."""
         counts = dict(self.conn.execute(
             f"SELECT json_extract(meta_extras, '$.capEvent'), count(*) {self._DEFERRED} "

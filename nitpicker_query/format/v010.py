@@ -306,7 +306,7 @@ PAGE_BODY_HASHES_DDL = (
 """Our per-page body hash (docs/archive-format.md): format 0.13 keeps upstream's
 ``body_hash`` in ``page_meta``, a table format 0.10 does not have, so a 0.10 archive holds
 it beside ``pages`` under the same column name — one row per stored HTML document, the
-hash of what is stored (:func:`nitpicker_crawl.content.body_hash`)."""
+hash of what is stored (:func:`nitpicker_crawl.extract.content.body_hash`)."""
 
 
 CRAWL_RUNS_DDL = (
@@ -331,7 +331,7 @@ NETWORK_OUTAGES_DDL = (
 )
 """Upstream's ``network_outages`` (format 0.13's adjunct table, same columns), in a 0.10
 archive: one row per window during which the crawl paused because nothing answered
-(:mod:`nitpicker_crawl.outages`); epoch ms."""
+(:mod:`nitpicker_crawl.fetch.outages`); epoch ms."""
 
 CONSOLE_LOGS_DDL = (
     "create table if not exists `console_log_items` (`id` integer not null primary key, "
@@ -367,7 +367,7 @@ PAGE_TEMPLATES_DDL = (
 )
 """Upstream's three template tables (format 0.13's ``create-template-tables``), in a 0.10
 archive with ``page_id`` pointing at ``pages``: written by the crawler at the end of a
-crawl (:mod:`nitpicker_crawl.templates`) so ``template-clusters`` reads them instead of
+crawl (:mod:`nitpicker_crawl.extract.templates`) so ``template-clusters`` reads them instead of
 clustering every snapshot on first call. Absent or empty means "not computed"."""
 
 PAGE_TEMPLATE_TABLES = ("page_templates", "page_template_clusters", "page_template_labels")

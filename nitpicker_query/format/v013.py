@@ -206,7 +206,7 @@ def _resources_views() -> tuple[str, str]:
 def _page_tags_view() -> str:
     """``page_tags`` of the newest build, from ``page_technologies``: the technology is
     the provider. A ``wappalyzer`` signal whose evidence is a JSON object (our
-    converter's, nitpicker_crawl/to013.py: one per 0.10 tag row) gives that row back
+    converter's, nitpicker_crawl/archive/to013.py: one per 0.10 tag row) gives that row back
     whole — its container id (``externalId``), categories, sources and confidence;
     a technology with no such signal (upstream's crawler) is one row whose sources are
     its signals — ``{type: signalType, src: evidence, weight}``, strongest first — with

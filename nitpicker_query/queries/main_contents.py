@@ -4,7 +4,7 @@ The crawler reads each HTML page's main region — ``<main>``, ``role="main"``, 
 ids and classes (``#content`` …) or the crawl's ``--main-content-selector`` — and records
 its length (characters other than whitespace, which also measures Japanese) and nine
 inventories in document order: headings, images, tables, buttons, iframes, videos,
-audios, canvases and custom elements (nitpicker_crawl/main_contents.py). Format 0.13 keeps
+audios, canvases and custom elements (nitpicker_crawl/extract/main_contents.py). Format 0.13 keeps
 the region and its counts in ``page_meta``'s ``main_content_*`` columns; our 0.10
 archives in ``page_main_contents`` under the same names; the nine
 ``page_main_content_*`` tables are the same in both.

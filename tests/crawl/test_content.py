@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nitpicker_crawl.content import MAX_BLOCKS, body_hash, main_content, mask_dynamic_ids
+from nitpicker_crawl.extract.content import MAX_BLOCKS, body_hash, main_content, mask_dynamic_ids
 from page_cluster.nesting import parse_html
 
 # upstream's golden cases (body-hash-golden.json of d-zero-dev/nitpicker): input as UTF-8

@@ -22,9 +22,10 @@ import pytest
 import zstandard
 
 import nitpicker_query as q
-from nitpicker_crawl import capmarks, cli, convert, to013, to013_work
-from nitpicker_crawl.archive import ArchiveWriter
-from nitpicker_crawl.content import body_hash
+from nitpicker_crawl import cli
+from nitpicker_crawl.archive import ArchiveWriter, convert, to013, to013_work
+from nitpicker_crawl.extract.content import body_hash
+from nitpicker_crawl.traps import capmarks
 from nitpicker_query.archive import locks
 from nitpicker_query.exceptions import ArchiveBusy
 from nitpicker_query.format.v013_schema import FORMAT_VERSION, MAIN_CONTENT_TABLES

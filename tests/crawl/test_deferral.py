@@ -1,4 +1,4 @@
-"""Defer before refusing (nitpicker_crawl/deferral.py): a suspected cluster waits, probes
+"""Defer before refusing (nitpicker_crawl/traps/deferral.py): a suspected cluster waits, probes
 decide. Both directions for each rule — a catalogue of codes and prices under one CMS
 title is released whole, a calendar that only prints its own coordinates is refused — and
 what the user reads: every page's status, the skipped rows, the event's verdict and its
@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import nitpicker_query as q
-from nitpicker_crawl.content import main_content
-from nitpicker_crawl.deferral import MAX_ROUNDS, Deferral, Probe, spread
+from nitpicker_crawl.extract.content import main_content
+from nitpicker_crawl.traps.deferral import MAX_ROUNDS, Deferral, Probe, spread
 from page_cluster.nesting import parse_html
 
 from .conftest import CRAWL, SiteHandler, interrupt_once, local_site

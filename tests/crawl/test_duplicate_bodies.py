@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
-from nitpicker_crawl.content import body_hash
+from nitpicker_crawl.extract.content import body_hash
 from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_crawl.trapzoo.site import COLOURS
 from nitpicker_query.exceptions import NotRecorded

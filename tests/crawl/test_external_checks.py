@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import nitpicker_query as q
-from nitpicker_crawl.frontier import Frontier, QueueItem
+from nitpicker_crawl.crawl.frontier import Frontier, QueueItem
 from tests.crawl.conftest import SiteHandler, local_site, run_crawl
 
 HUNG, REFUSED, SLOW = "127.0.1.201", "127.0.1.202", "127.0.1.203"

@@ -14,13 +14,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from nitpicker_crawl.body import BodyTooLarge, UndecodableBody, read_body
-from nitpicker_crawl.charset import decode_html
-from nitpicker_crawl.extraction import MAX_JSON_DEPTH, images, jsonld
-from nitpicker_crawl.hosts import parse_host
-from nitpicker_crawl.parser import parse
-from nitpicker_crawl.robots import parse as parse_robots
-from nitpicker_crawl.urls import normalize, resolve
+from nitpicker_crawl.extract.extraction import MAX_JSON_DEPTH, images, jsonld
+from nitpicker_crawl.extract.parser import parse
+from nitpicker_crawl.fetch.body import BodyTooLarge, UndecodableBody, read_body
+from nitpicker_crawl.fetch.charset import decode_html
+from nitpicker_crawl.fetch.hosts import parse_host
+from nitpicker_crawl.fetch.robots import parse as parse_robots
+from nitpicker_crawl.fetch.urls import normalize, resolve
 from nitpicker_query.format.error_kinds import classify_error_kind
 from page_cluster.nesting import MAX_DEPTH, cap_nesting, parse_html
 

@@ -23,17 +23,17 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
-from nitpicker_crawl import inventory
-from nitpicker_crawl.inventory import (
+from nitpicker_crawl.extract import inventory
+from nitpicker_crawl.extract.inventory import (
     Inventory,
     decompress,
     discover_sitemaps,
     read_list,
     sitemap_locs,
 )
-from nitpicker_crawl.robots import sitemap_lines
+from nitpicker_crawl.fetch.robots import sitemap_lines
+from nitpicker_crawl.fetch.urls import normalize
 from nitpicker_crawl.trapzoo import TrapZoo
-from nitpicker_crawl.urls import normalize
 from tests.crawl.conftest import CRAWL, TRAPS, Crawl, crawl_site
 
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))

@@ -14,7 +14,13 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
-from nitpicker_crawl.main_contents import KINDS, MAX_ITEMS, SelectorError, check_selector, read_html
+from nitpicker_crawl.extract.main_contents import (
+    KINDS,
+    MAX_ITEMS,
+    SelectorError,
+    check_selector,
+    read_html,
+)
 from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_query.exceptions import NotRecorded
 from nitpicker_query.format.v013_schema import MAIN_CONTENT_COLUMNS

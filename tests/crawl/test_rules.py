@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from nitpicker_crawl.excludes import Excluder, keyword_matcher, path_matches, split_list
-from nitpicker_crawl.extraction import anchors, clean, page_fields
-from nitpicker_crawl.parser import parse
-from nitpicker_crawl.progress import Counters
-from nitpicker_crawl.scope import Scope
+from nitpicker_crawl.crawl.progress import Counters
+from nitpicker_crawl.extract.extraction import anchors, clean, page_fields
+from nitpicker_crawl.extract.parser import parse
+from nitpicker_crawl.fetch.excludes import Excluder, keyword_matcher, path_matches, split_list
+from nitpicker_crawl.fetch.scope import Scope
+from nitpicker_crawl.fetch.urls import is_likely_html, normalize
 from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_crawl.trapzoo.site import js_number
-from nitpicker_crawl.urls import is_likely_html, normalize
 
 
 @pytest.mark.parametrize(
@@ -170,7 +170,7 @@ def test_trap_years_print_like_javascript(n: float, text: str) -> None:
 def test_frontier_is_breadth_first_pages_before_assets() -> None:
     import asyncio
 
-    from nitpicker_crawl.frontier import Frontier
+    from nitpicker_crawl.crawl.frontier import Frontier
 
     async def order() -> list[str]:
         f = Frontier()
@@ -202,7 +202,7 @@ def test_frontier_serves_path_shapes_in_turn_breadth_first_inside_each() -> None
     come up among the first twenty, however many trap URLs were queued before them."""
     import asyncio
 
-    from nitpicker_crawl.frontier import Frontier
+    from nitpicker_crawl.crawl.frontier import Frontier
 
     async def order() -> list[str]:
         f = Frontier()
@@ -231,7 +231,7 @@ def test_redirects_into_a_refused_url_stop_before_it(zoo: TrapZoo) -> None:
     """The gate is asked before a redirect is followed; the target is never requested."""
     import asyncio
 
-    from nitpicker_crawl.fetcher import Fetcher, RedirectRefused
+    from nitpicker_crawl.fetch.fetcher import Fetcher, RedirectRefused
 
     zoo_url = zoo.url
     before = zoo.site.hits["/redirect/end"]

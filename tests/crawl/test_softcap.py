@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from nitpicker_crawl.content import main_content
-from nitpicker_crawl.softcap import CapEvent, SoftCap
+from nitpicker_crawl.extract.content import main_content
+from nitpicker_crawl.traps.softcap import CapEvent, SoftCap
 from nitpicker_query.keys.page_keys import page_keys
 from nitpicker_query.keys.signals import page_signals
 from page_cluster.nesting import parse_html

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import html
 
-from nitpicker_crawl.content import main_content
-from nitpicker_crawl.softcap import SoftCap
+from nitpicker_crawl.extract.content import main_content
+from nitpicker_crawl.traps.softcap import SoftCap
 from nitpicker_query.keys.page_keys import page_keys
 from nitpicker_query.keys.signals import declared_target, page_signals
 from page_cluster.nesting import parse_html
@@ -356,7 +356,7 @@ def test_a_hub_found_late_is_crawled_although_its_cluster_was_capped() -> None:
 
 def _probe(cap: SoftCap, url: str, lines: list[str]) -> int:
     """Fetch ``url`` as a probe of a suspect cluster: the blocks it brings that count."""
-    from nitpicker_crawl.deferral import Probe
+    from nitpicker_crawl.traps.deferral import Probe
 
     probe = cap.deferral.probing[url] = Probe(url, "shape")
     feed(cap, url, "Source", lines)

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import nitpicker_query as q
-from nitpicker_crawl import technologies as tech
-from nitpicker_crawl.parser import parse_tree
+from nitpicker_crawl.extract import technologies as tech
+from nitpicker_crawl.extract.parser import parse_tree
 from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_crawl.trapzoo.site import (
     BLOG_PAGES,

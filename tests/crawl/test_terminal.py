@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
-from nitpicker_crawl.progress import Counters
+from nitpicker_crawl.crawl.progress import Counters
 from nitpicker_crawl.trapzoo import TrapZoo
 from tests.crawl.conftest import CRAWL, Crawl, run_crawl
 
@@ -115,7 +115,7 @@ def test_progress_numbers_stay_consistent_after_resume() -> None:
 def test_a_resumed_crawl_counts_what_it_found_before(tmp_path: Path,
                                                      capped_plain: Crawl) -> None:
     from nitpicker_crawl.archive import ArchiveWriter
-    from nitpicker_crawl.crawler import Crawler
+    from nitpicker_crawl.crawl.crawler import Crawler
     from nitpicker_crawl.options import CrawlOptions
 
     copy = tmp_path / "c.nitpicker"

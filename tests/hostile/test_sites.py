@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import nitpicker_query as q
-from nitpicker_crawl.urls import MAX_URL_LENGTH
+from nitpicker_crawl.fetch.urls import MAX_URL_LENGTH
 from tests.hostile.server import CASES, NORMAL_PAGES, PRIVATE_PAGE, HostileSite
 
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from nitpicker_crawl.renderer import find_browser
+from nitpicker_crawl.fetch.renderer import find_browser
 from nitpicker_crawl.trapzoo import TrapZoo
 from nitpicker_viewer.app import create_app
 from nitpicker_viewer.archives import Archives

@@ -13,7 +13,7 @@ One URL is fetched at most once; its identity is the absolute URL with
 - with ``disable_queries`` the whole query string dropped.
 
 It is read as a browser reads it first (:func:`normalize`): hosts by
-:mod:`nitpicker_crawl.hosts`, ``\\`` as ``/``, dot segments resolved.
+:mod:`nitpicker_crawl.fetch.hosts`, ``\\`` as ``/``, dot segments resolved.
 
 Path case, query keys, values and their order are kept: ``/A`` and ``/a``, ``?p=1`` and
 ``?p=2`` are different pages (equivalence is decided by the
@@ -59,7 +59,7 @@ def normalize(url: str, *, disable_queries: bool = False) -> str | None:
     Read as a browser reads it (WHATWG URL Standard): leading and trailing controls and
     spaces stripped, tabs and newlines removed anywhere, ``\\`` a ``/`` before the query
     (``http://h\\@evil/`` is host ``h``, path ``/@evil/``), the host parsed by
-    :func:`nitpicker_crawl.hosts.parse_host` (IDNA, fullwidth, IPv4 numbers).
+    :func:`nitpicker_crawl.fetch.hosts.parse_host` (IDNA, fullwidth, IPv4 numbers).
     """
     url = _as_browser_reads(url)
     try:

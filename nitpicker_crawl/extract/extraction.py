@@ -16,25 +16,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, TypedDict
+from typing import Any
 from urllib.parse import urljoin
 
+from ..fetch.document import RawDocument
+
 _WS = re.compile(r"[ \t\n\f\r]+")
-
-
-class RawDocument(TypedDict, total=False):
-    title: str | None
-    lang: str | None
-    dir: str | None
-    charset: str | None
-    baseHref: str | None
-    metas: list[dict[str, str | None]]   # name, property, httpEquiv, charset, content
-    links: list[dict[str, str | None]]   # rel, href, hreflang, sizes
-    anchors: list[dict[str, str | None]]  # href, text, rel
-    images: list[dict[str, Any]]
-    jsonld: list[dict[str, str | None]]  # type, text
-    scripts: list[dict[str, str | None]]  # src, text (inline only): what a browser runs
-    html: str
 
 
 def clean(text: str | None) -> str | None:
@@ -176,7 +163,7 @@ def refresh_target(value: str | None, base: str) -> tuple[float, str] | None:
 def anchors(raw: RawDocument, url: str) -> list[tuple[str, str | None, str | None, bool]]:
     """``(absolute href without fragment, fragment, text, nofollow)`` per anchor, in
     document order; ``nofollow`` when the anchor's ``rel`` has the ``nofollow`` token."""
-    from .urls import resolve
+    from ..fetch.urls import resolve
 
     base = urljoin(url, raw.get("baseHref") or url)
     result = []

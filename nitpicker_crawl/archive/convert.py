@@ -2,8 +2,8 @@
 
 Upstream's tools since 0.13 open only format 0.13.0; ours write 0.10.0 (and read both).
 ``--to 0.13`` rewrites one of our archives (a ``.nitpicker`` file or a crawl directory
-with ``db.sqlite``) for upstream's newest tools (:mod:`nitpicker_crawl.to013`);
-``--to 0.10`` rewrites a 0.13 archive as 0.10 (:mod:`nitpicker_crawl.to010`), read through
+with ``db.sqlite``) for upstream's newest tools (:mod:`nitpicker_crawl.archive.to013`);
+``--to 0.10`` rewrites a 0.13 archive as 0.10 (:mod:`nitpicker_crawl.archive.to010`), read through
 the views ``nitpicker_query`` reads 0.13 with.
 
 The input is never written: a ``.nitpicker`` file is extracted into a temporary directory
@@ -29,7 +29,7 @@ from nitpicker_query.exceptions import ArchiveBusy, NitpickerError, NotAnArchive
 from nitpicker_query.format.v010 import parse_version
 
 from . import to010, to013
-from .archive.tarball import write_tar
+from .tarball import write_tar
 from .to013 import Report
 
 TARGETS = ("0.13", "0.10")

@@ -1,7 +1,7 @@
 """The two parts of a 0.10 → 0.13 conversion that are Python, not SQL, run beside it.
 
-Decomposing every URL (:func:`nitpicker_crawl.refs013.decompose_url`) and computing the
-body hash of every stored HTML document (:func:`nitpicker_crawl.content.body_hash`) are
+Decomposing every URL (:func:`nitpicker_crawl.archive.refs013.decompose_url`) and computing the
+body hash of every stored HTML document (:func:`nitpicker_crawl.extract.content.body_hash`) are
 the conversion's only per-row Python: at 300,000 pages about 15 and 45 seconds of CPU.
 Each is a job that reads the 0.10 database read-only: the URLs go into a scratch SQLite
 file the conversion attaches and copies from, the body hashes come back as rows, in
@@ -24,8 +24,8 @@ from typing import Any
 
 from nitpicker_query.archive.html_codec import DECODE_LIMIT, decode_html
 
+from ..extract.content import body_hash
 from . import refs013
-from .content import body_hash
 
 BATCH = 5000
 """Rows per ``executemany``."""

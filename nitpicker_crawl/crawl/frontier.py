@@ -1,6 +1,6 @@
 """The crawl queue: every URL once, pages first and fairly, and a count of what is left.
 
-``add`` refuses a URL it has seen (identity from :mod:`nitpicker_crawl.urls`). URLs that
+``add`` refuses a URL it has seen (identity from :mod:`nitpicker_crawl.fetch.urls`). URLs that
 look like pages wait in one FIFO queue *per URL path shape* — the shape key without its
 query (:func:`nitpicker_query.keys.page_keys.shape_key`): ``example.com/list/date/{n}/``,
 ``example.com/index.php`` — served round-robin: each turn takes the oldest URL of the
@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from nitpicker_query.keys.page_keys import parent_key, shape_key, split_shape
 
-from .urls import is_likely_html
+from ..fetch.urls import is_likely_html
 
 EXTERNAL_PER_HOST = 2
 """External links of one host checked at once (a page linking 300 URLs of one host does

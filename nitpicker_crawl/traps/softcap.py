@@ -97,7 +97,7 @@ from nitpicker_query.keys.signals import (
     score,
 )
 
-from .content import Content
+from ..extract.content import Content
 from .content_memory import BlockMemory, ChromeFilter
 from .deferral import Deferral
 
@@ -302,7 +302,7 @@ class SoftCap:
         self.by_shape = BlockMemory(keys=small, nbits=16384, per_generation=1500)
         self.by_entity = BlockMemory(keys=4 * small, nbits=8192, per_generation=600)
         # path shape → its pages' blocks with only the URL's own numbers masked: what a
-        # probe of a suspect cluster is compared with (nitpicker_crawl/deferral.py)
+        # probe of a suspect cluster is compared with (nitpicker_crawl/traps/deferral.py)
         self.by_path = BlockMemory(keys=small, nbits=16384, per_generation=1500)
         # … and the whole site's (those blocks, and a view's with every number masked): a
         # probe's block is new only if no page of the crawl showed it
@@ -335,7 +335,7 @@ class SoftCap:
         """None when ``url`` may be crawled; else the id of the event whose cap covers it.
 
         The caller records the refusal (a skipped ``pages`` row, which waits there while
-        the event is a suspicion: :mod:`nitpicker_crawl.deferral`) and calls
+        the event is a suspicion: :mod:`nitpicker_crawl.traps.deferral`) and calls
         :meth:`refused`. A probe of a suspect passes; so does a URL of a released cluster
         while its budget lasts — spent by URLs newly met, not by ``queued`` ones coming up
         (admitted, and paid for, when they were met).
@@ -466,7 +466,7 @@ class SoftCap:
         ``declared``: the page's declared target
         (:func:`~nitpicker_query.keys.signals.declared_target`);
         ``indexable``: False when the page says ``noindex`` (meta robots or X-Robots-Tag);
-        ``content``: its main content (:func:`nitpicker_crawl.content.main_content`), when
+        ``content``: its main content (:func:`nitpicker_crawl.extract.content.main_content`), when
         the crawler has it; ``chain``: the page links another URL of its own shape (a
         pager, a previous day). The caller sets the event's ``body_hash`` (only a page
         that fires a cap is hashed).
@@ -605,7 +605,7 @@ class SoftCap:
             m_unseen >= CONTENT_MIN_BLOCKS and m_unseen * FRESH_SHARE >= n))
         counted: tuple[str, str, dict[str, Any] | None] | None = None
         e_unseen: int | None = None
-        # what a probe of a suspect cluster is judged by (nitpicker_crawl/deferral.py): its
+        # what a probe of a suspect cluster is judged by (nitpicker_crawl/traps/deferral.py): its
         # blocks unseen on its path (a view's: by its entity, every number masked) *and*
         # nowhere on the site — an old revision's lines shown again by a diff, a commit
         # message a changeset page already printed, are nothing the crawl would learn

@@ -47,10 +47,10 @@ from nitpicker_query.format.v010 import parse_version
 from nitpicker_query.keys.page_keys import is_eligible, page_keys
 from nitpicker_query.queries._common import json_object
 
-from . import extraction, main_contents, technologies
-from .archive import ArchiveWriter
-from .content import body_hash
-from .parser import parse_tree
+from ..extract import extraction, main_contents, technologies
+from ..extract.content import body_hash
+from ..extract.parser import parse_tree
+from . import ArchiveWriter
 
 RENAMED = {"noindex": "robots_noindex", "nofollow": "robots_nofollow",
            "noarchive": "robots_noarchive"}

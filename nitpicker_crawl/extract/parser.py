@@ -1,6 +1,6 @@
 """``--no-render``: a document's raw description from its HTML, without a browser.
 
-Produces the same :class:`~nitpicker_crawl.extraction.RawDocument` the renderer's
+Produces the same :class:`~nitpicker_crawl.fetch.document.RawDocument` the renderer's
 JavaScript does (attribute values as written), from a real HTML5 parser (lexbor via
 selectolax), so both modes go through one mapping. What scripts would add is not seen.
 """
@@ -13,7 +13,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from page_cluster.nesting import parse_html
 
-from .extraction import RawDocument
+from ..fetch.document import RawDocument
 
 _SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module",
                            "text/ecmascript", "application/ecmascript"})

@@ -77,6 +77,7 @@ class Progress:
         self.plain_every_s = plain_every_s
         self._last = 0.0
         self._width = 0
+        self._said: set[str] = set()  # one-time warnings already printed
 
     def update(self, force: bool = False) -> None:
         if self.silent:
@@ -121,3 +122,8 @@ class Progress:
         self.stream.write(fit(escape(message), SAY_MAX) + "\n")
         self.stream.flush()
 
+    def say_once(self, key: str, message: str) -> None:
+        """:meth:`say`, the first time only for ``key`` (a limit met on many pages)."""
+        if key not in self._said:
+            self._said.add(key)
+            self.say(message)

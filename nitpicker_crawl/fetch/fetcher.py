@@ -21,7 +21,7 @@ What a server controls is bounded (docs/security.md, "Sites from strangers"):
   together, has ``--page-timeout``. A body still arriving then is a ``deadline``
   problem of a page whose status and headers are kept;
 - **bytes**: bodies are decoded here, layer by layer and counted as they stream
-  (:mod:`nitpicker_crawl.body`): past ``--max-body-size`` decoded bytes the page is a
+  (:mod:`nitpicker_crawl.fetch.body`): past ``--max-body-size`` decoded bytes the page is a
   ``body-too-large`` problem with its status and headers, whatever the compression;
 - another host's links are checked by a fetcher of their own (``dead_hosts``): once a
   host is found not to exist (DNS) or to refuse connections, every other link to it fails
@@ -84,7 +84,7 @@ class Fetched:
         return self.content_type in HTML_TYPES
 
     def text(self) -> str:
-        """The body as a browser decodes it (:func:`nitpicker_crawl.charset.decode_html`)."""
+        """The body as a browser decodes it (:func:`nitpicker_crawl.fetch.charset.decode_html`)."""
         if self.body is None:
             return ""
         return decode_html(self.body, self.encoding)

@@ -1,6 +1,6 @@
 """Defer before refusing: a suspected trap cluster waits, and its own pages decide.
 
-The soft cap's counters (:mod:`nitpicker_crawl.softcap`) read loose evidence: meta that
+The soft cap's counters (:mod:`nitpicker_crawl.traps.softcap`) read loose evidence: meta that
 repeats, content that repeats beyond its numbers, views of entities already seen. Such
 evidence is enough to *suspect* a cluster — a shop whose 150 products share one CMS
 title and og:url, carry codes and prices and nothing else, looks like a calendar trap by
@@ -147,7 +147,7 @@ class Case:
 
 
 class Deferral:
-    """The cases of a crawl's cap events (:mod:`nitpicker_crawl.softcap` asks it at its
+    """The cases of a crawl's cap events (:mod:`nitpicker_crawl.traps.softcap` asks it at its
     gate). ``shape_of(url)`` is the URL shape verdicts are kept by."""
 
     def __init__(self, shape_of: Callable[[str], str]) -> None:

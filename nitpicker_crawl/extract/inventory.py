@@ -15,7 +15,7 @@ nesting (:data:`MAX_INDEX_DEPTH`), and time (:data:`DISCOVERY_BUDGET_S`). Sitema
 read with a scan for ``<loc>`` elements rather than an XML parser: no entity expansion,
 no DTD, and a file cut at its limit or broken half-way still gives the URLs before the
 break. The crawler queues the inventory once everything linked from its roots is done
-(:class:`nitpicker_crawl.crawler.Crawler`), so an inventory URL it still has to fetch is
+(:class:`nitpicker_crawl.crawl.crawler.Crawler`), so an inventory URL it still has to fetch is
 one no crawled page links to: upstream's ``inventory-seed``.
 """
 

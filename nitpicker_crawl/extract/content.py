@@ -39,7 +39,7 @@ This module gives the cap the content side, in two forms:
   on ``?user=ann&from=2019-03-05`` is the page's coordinates printed again, while
   "Product ZR-71529" or "Price 47.99 EUR" on ``/product/48213`` are what the page is
   about — the soft cap's probes of a path weigh content with these
-  (:mod:`nitpicker_crawl.deferral`); only a view's probes are weighed by ``masks``.
+  (:mod:`nitpicker_crawl.traps.deferral`); only a view's probes are weighed by ``masks``.
 
 Bounded by construction: at most :data:`MAX_BLOCKS` blocks of :data:`MAX_BLOCK_CHARS`
 characters each are hashed, whatever the page holds.

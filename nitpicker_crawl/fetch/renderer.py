@@ -7,7 +7,7 @@ wedges (navigation or script never settles) is abandoned after the timeout and r
 a crashed browser is relaunched; the crawl goes on either way.
 
 Extraction is one ``page.evaluate`` returning the same raw description the parser builds
-(:class:`~nitpicker_crawl.extraction.RawDocument`), plus the rendered HTML. Sub-resources
+(:class:`~nitpicker_crawl.fetch.document.RawDocument`), plus the rendered HTML. Sub-resources
 are the network responses of the navigation other than the document itself.
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 from nitpicker_query.exceptions import NitpickerError
 from nitpicker_query.terminal import fit
 
-from .extraction import RawDocument
+from .document import RawDocument
 from .tabs import TabWatchdog, browser_switches
 from .urls import normalize
 
@@ -261,7 +261,7 @@ RECYCLE_AFTER = 200
 
 class Renderer:
     """A Chromium with ``size`` slots (:class:`_Slot`), a memory watchdog over their
-    processes (:class:`~nitpicker_crawl.tabs.TabWatchdog`), relaunched if it dies."""
+    processes (:class:`~nitpicker_crawl.fetch.tabs.TabWatchdog`), relaunched if it dies."""
 
     def __init__(self, *, size: int, user_agent: str, timeout_s: float, images: bool,
                  answer_documents: bool = True, js_paths: list[str] | None = None,

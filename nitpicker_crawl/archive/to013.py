@@ -3,7 +3,7 @@
 The new database is built by bulk SQL inside it: the 0.10 file is attached read-only as
 ``src`` and each 0.13 table is filled by one ``INSERT … SELECT``, in one transaction with
 the journal off (a failed build is thrown away whole, never reused). Python runs only
-where a value must be computed (:mod:`nitpicker_crawl.refs013`): URL decomposition,
+where a value must be computed (:mod:`nitpicker_crawl.archive.refs013`): URL decomposition,
 hashes, header sets, zstd payloads and the body hash of each stored HTML document,
 each once per distinct value; temporary lookup tables map a 0.10 value to its new id.
 
@@ -40,7 +40,8 @@ from nitpicker_query.format.v013_schema import (
 )
 from nitpicker_query.keys.page_keys import shape_key
 
-from . import capmarks, refs013, to013_work
+from ..traps import capmarks
+from . import refs013, to013_work
 
 BATCH = 5000
 """Rows per ``executemany`` when Python computes the values."""
@@ -57,7 +58,7 @@ def _quoted(column: str) -> str:
 
 def _long_data(expr: str) -> str:
     """SQL: ``expr`` is a ``data:`` URI too long for ``url_refs``
-    (:func:`nitpicker_crawl.refs013.is_blob_url`)."""
+    (:func:`nitpicker_crawl.archive.refs013.is_blob_url`)."""
     return (f"(length({expr}) > {refs013.DATA_URI_URL_REFS_LIMIT} AND "
             f"lower(substr({expr}, 1, 5)) = 'data:')")
 
@@ -638,7 +639,7 @@ def convert(source_db: Path, output_db: Path, *, name: str, version: str,
     """Write ``output_db`` (format 0.13.0) from the format-0.10 database ``source_db``.
 
     ``source_db`` is opened read-only and never written; ``output_db`` must not exist;
-    ``scratch`` is a directory for the jobs' files (:mod:`nitpicker_crawl.to013_work`),
+    ``scratch`` is a directory for the jobs' files (:mod:`nitpicker_crawl.archive.to013_work`),
     the caller's to remove. Raises :class:`sqlite3.Error` when the source cannot be read
     and :class:`CountMismatch` when the rows written do not add up (the caller throws
     the output away).

@@ -6,7 +6,7 @@ to 7.9 GB), decoded images, a gzip bomb fetched as a sub-resource. Chromium has 
 per-tab memory limit, so this thread watches: every :data:`INTERVAL_S` it reads the
 resident size of each Chromium renderer process descended from this process (Linux
 ``/proc``) and kills one past the bound with ``SIGKILL``. The page in it crashes;
-:class:`~nitpicker_crawl.renderer.Renderer` records that page as ``renderer-memory``
+:class:`~nitpicker_crawl.fetch.renderer.Renderer` records that page as ``renderer-memory``
 and replaces its tab, and the other tabs — other browser contexts, other processes —
 go on. Where ``/proc`` is missing (not Linux) the watchdog does nothing.
 
