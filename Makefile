@@ -58,7 +58,7 @@ test-slow: $(STAMP) browser analyzers lighthouse
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 
 lint: $(STAMP)
-	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer page_cluster tests bench scripts
+	$(BIN)/ruff check nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer page_cluster corpora tests bench scripts
 	$(BIN)/mypy --strict nitpicker_query nitpicker_crawl nitpicker_mcp nitpicker_viewer page_cluster
 
 bench: $(STAMP) browser
@@ -78,7 +78,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/softcap_sites.py
 	$(BIN)/python bench/softcap_content.py
 	$(BIN)/python bench/frontier.py
-	$(BIN)/python bench/mediawiki.py
+	$(BIN)/python corpora/real/mediawiki.py
 	$(BIN)/python bench/hostile.py
 	$(BIN)/python bench/before_after.py
 

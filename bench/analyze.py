@@ -10,9 +10,9 @@ Corpora, each served on 127.0.0.1 and crawled ``--no-render`` first:
   articles, at about 500 and 2,000 pages: each plugin's pages/s, and the peak memory of
   ``analyze --all`` at both sizes (the process tree's RSS — Python, Chromium, the JVM —
   sampled every 100 ms from ``/proc``), which should not grow with the page count;
-- **mediawiki** — Debian's MediaWiki 1.39 (bench/mediawiki.py's wiki): each plugin's cost
+- **mediawiki** — Debian's MediaWiki 1.39 (corpora/real/mediawiki.py's wiki): each plugin's cost
   and most frequent rules on a real wiki's pages;
-- **independent** — ``bench/independent_a11y.py``, a site written apart from the plugins'
+- **independent** — ``corpora/a11y_site.py``, a site written apart from the plugins'
   rules (by someone briefed with the faults' descriptions only), with its ground truth:
   each fault kind's pages found and missed, and findings of that kind's rules on pages
   without it.
@@ -43,11 +43,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import mediawiki as mw  # noqa: E402
-from cluster_corpora import PELICAN_SETTINGS, SPHINX_TREE, _article  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
+from corpora.real import mediawiki as mw  # noqa: E402
+from corpora.real.cluster_corpora import PELICAN_SETTINGS, SPHINX_TREE, _article  # noqa: E402
 
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))
 TOOLS = ROOT / ".npm-tools" / "node_modules"
@@ -198,7 +198,7 @@ def memory_rows(tmp: Path, *, skip_axe: bool) -> list[str]:
 
 
 def mediawiki(tmp: Path, plugins: tuple[str, ...]) -> list[str]:
-    """Debian's MediaWiki (bench/mediawiki.py's wiki, ``/wiki/`` layout), crawled with
+    """Debian's MediaWiki (corpora/real/mediawiki.py's wiki, ``/wiki/`` layout), crawled with
     ``--dedupe-cap 20``: each plugin's cost and most frequent rules on its pages."""
     why = mw.ensure_installed()
     if why is not None:
@@ -265,9 +265,9 @@ KINDS = {
 
 def independent(tmp: Path) -> list[str]:
     try:
-        from independent_a11y import Site
+        from corpora.a11y_site import Site
     except ImportError:
-        return ["(bench/independent_a11y.py missing: independent site not measured)"]
+        return ["(corpora/a11y_site.py missing: independent site not measured)"]
     with Site() as site:
         archive = crawl(site.url, tmp / "independent.nitpicker")
         truth: dict[str, list[str]] = site.truth
@@ -320,7 +320,7 @@ def main() -> int:
             indep = independent(Path(tmp_name))
         emit("analyze-independent", "\n".join([
             f"`python bench/analyze.py --part independent` ({machine}): the independent site "
-            "(bench/independent_a11y.py, written apart from the rules), `--plugin axe "
+            "(corpora/a11y_site.py, written apart from the rules), `--plugin axe "
             "--plugin vnu --plugin text`:", "", *indep]), write=args.write)
     if args.part == "independent":
         return 0
@@ -333,7 +333,7 @@ def main() -> int:
             wiki = mediawiki(Path(tmp_name), plugins)
         emit("analyze-mediawiki", "\n".join([
             f"`python bench/analyze.py --part mediawiki{' --skip-axe' if args.skip_axe else ''}`"
-            f" ({machine}; bench/mediawiki.py's wiki of {mw.ARTICLES} articles in "
+            f" ({machine}; corpora/real/mediawiki.py's wiki of {mw.ARTICLES} articles in "
             f"{mw.CATEGORIES} categories with "
             "their histories, `/wiki/` layout, crawled `--no-render --dedupe-cap 20`)", "",
             *head, *wiki]), write=args.write)

@@ -34,9 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import cluster_corpora  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
+from corpora.real import cluster_corpora  # noqa: E402
 from page_cluster import synthetic  # noqa: E402
 from page_cluster.scoring import adjusted_rand_index, purity  # noqa: E402
 
@@ -136,8 +136,8 @@ def main() -> None:
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
         *extended,
         "",
-        "Corpora we did not write (bench/cluster_corpora.py: labels from what the generator "
-        "wrote; *independent*: a site written apart from the rules, bench/independent_site.py):",
+        "Corpora we did not write (corpora/real/cluster_corpora.py: labels from what the generator "
+        "wrote; *independent*: a site written apart from the rules, corpora/template_site.py):",
         "",
         "| corpus | pages | page types | clusters | ARI | purity | CPU s | peak RSS MiB |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",

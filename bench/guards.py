@@ -110,7 +110,7 @@ print(f"{took:.2f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} 
 
 
 def _bomb(directory: Path) -> tuple[float, int, int]:
-    from tests.hostile.corpus import _bomb_blob
+    from corpora.hostile_archives import _bomb_blob
 
     blob = _bomb_blob(1.0)
     path = directory / "bomb.zst"

@@ -3,7 +3,7 @@
     python bench/hostile.py              # both modes, the whole hostile site (~10 minutes)
     python bench/hostile.py --quick      # --no-render only
 
-1. The whole hostile site of ``tests/hostile/server.py`` (85 cases written apart from the
+1. The whole hostile site of ``corpora/hostile_site.py`` (85 cases written apart from the
    crawler's rules) crawled from ``/`` with the *default* limits and ``--dedupe-cap 100``
    (its relative-link trap never ends otherwise), ``--no-render`` and rendered, each under
    ``/usr/bin/time -v``: wall time, the largest process's peak RSS, whether the crawl
@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from doc import add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
-from tests.hostile.server import CASES, NORMAL_PAGES, HostileSite  # noqa: E402
+from corpora.hostile_site import CASES, NORMAL_PAGES, HostileSite  # noqa: E402
 
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))
 

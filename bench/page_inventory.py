@@ -5,7 +5,7 @@
 Two wikis from Debian's packages, crawled rendered (Chromium) with the soft cap, each
 checked against a truth that is not the crawler's:
 
-- **DokuWiki** (Debian's package, bench/dokuwiki.py's seeded wiki) with a ``sidebar`` page,
+- **DokuWiki** (Debian's package, corpora/real/dokuwiki.py's seeded wiki) with a ``sidebar`` page,
   which its default template shows in a ``<nav>`` holding a ``<div class="content">``
   *before* the ``<main>`` that holds the page. Main region: for every wiki page crawled,
   the region found and its headings against the page's own wiki text (its ``=====``
@@ -15,7 +15,7 @@ checked against a truth that is not the crawler's:
   directories is given as ``--list``; the files the crawl calls unused are checked
   against a separate Chromium visit (Playwright alone, none of the crawler's code) of
   every page the crawl stored, which records every URL each page requested.
-- **MediaWiki** (Debian's package, bench/mediawiki.py's seeded wiki) with its site script
+- **MediaWiki** (Debian's package, corpora/real/mediawiki.py's seeded wiki) with its site script
   ``MediaWiki:Common.js`` set to log an error and throw, as a broken gadget does; served
   by MediaWiki's own ResourceLoader (``load.php``). Console messages: the archive's
   messages of every article page against the separate Chromium visit's console and
@@ -44,11 +44,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import dokuwiki  # noqa: E402
-import mediawiki  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
+from corpora.real import (  # noqa: E402
+    dokuwiki,
+    mediawiki,
+)
 from nitpicker_crawl.fetch.renderer import find_browser  # noqa: E402
 from page_cluster.nesting import parse_html  # noqa: E402
 
@@ -273,11 +275,11 @@ def _mw_headings(base: str, url: str) -> int:
 # --------------------------------------------------------------------------- independent
 
 def independent_part(work: Path) -> dict[str, Any]:
-    """bench/independent_pages.py: a site written apart from these rules, by someone told
+    """bench/multi_cms.py: a site written apart from these rules, by someone told
     how real products mark up their pages, with the truth an editor would give."""
-    import independent_pages
+    from corpora import multi_cms
 
-    with independent_pages.Site() as site:
+    with multi_cms.Site() as site:
         out = work / "independent.nitpicker"
         crawl(site.url, out, 2000)
         truth = site.truth

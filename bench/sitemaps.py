@@ -3,7 +3,7 @@ the truth.
 
     python bench/sitemaps.py [--keep]
 
-Debian's MediaWiki 1.39 (``bench/mediawiki.py``'s wiki: 200 articles in 10 categories,
+Debian's MediaWiki 1.39 (``corpora/real/mediawiki.py``'s wiki: 200 articles in 10 categories,
 linked at random) gets six pages nothing links to in the ways a wiki forgets pages: three
 articles on their own, and an "island" of three that link each other (A ↔ B, B → C). The
 wiki writes its sitemap with its own ``maintenance/generateSitemap.php`` (an index and
@@ -43,10 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import mediawiki  # noqa: E402
-from targets import crawler_command  # noqa: E402
-
 import nitpicker_query as q  # noqa: E402
+from corpora.real import mediawiki  # noqa: E402
+from corpora.real.serving import crawler_command  # noqa: E402
 
 ORPHANS = {"Lonely 1": "", "Lonely 2": "", "Lonely 3": "",
            "Island A": "[[Island B]]", "Island B": "[[Island A]] and [[Island C]]",

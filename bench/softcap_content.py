@@ -9,13 +9,13 @@ but a safety net (``--safety``; a run stopped by it is "no" under *ended*):
 
 - **TrapZoo --unbounded** (ours): the 17 infinite trap families, the content ones among
   them (a pager past its end, share variants, a repository browser);
-- **independent**: ``tests/softcap/independent_site.py``, a site written apart from the
+- **independent**: ``tests/softcap/example_corp.py``, a site written apart from the
   rules by someone who never saw them (a pager past its end, share variants, a repository
   browser, real pagers and forum threads with one title);
-- **DokuWiki** (Debian's package, ``bench/dokuwiki.py``) ± ``--follow-nofollow``;
-- **Trac** (PyPI, with Debian's git, ``bench/trac.py``: wiki, tickets, a git repository
+- **DokuWiki** (Debian's package, ``corpora/real/dokuwiki.py``) ± ``--follow-nofollow``;
+- **Trac** (PyPI, with Debian's git, ``corpora/real/trac.py``: wiki, tickets, a git repository
   browser) ± ``--follow-nofollow``;
-- **MediaWiki 1.39** (Debian's package, ``bench/mediawiki.py``), both URL layouts.
+- **MediaWiki 1.39** (Debian's package, ``corpora/real/mediawiki.py``), both URL layouts.
 
 Columns: URLs fetched (internal pages scraped), trap pages (fetched HTML pages that are not
 legit), legit pages at 200 out of all, legit URLs refused by the cap, cap events, wall time.
@@ -41,18 +41,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import dokuwiki  # noqa: E402
-import hgweb  # noqa: E402
-import mediawiki  # noqa: E402
-import redmine  # noqa: E402
-import targets  # noqa: E402
-import trac  # noqa: E402
 from doc import DOC, add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
+from corpora import (  # noqa: E402
+    example_corp,
+    holdout_works,
+)
+from corpora.real import (  # noqa: E402
+    dokuwiki,
+    hgweb,
+    mediawiki,
+    redmine,
+    trac,
+)
+from corpora.real import serving as targets  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 from nitpicker_crawl.trapzoo.site import legit_paths  # noqa: E402
-from tests.softcap import holdout_site, independent_site  # noqa: E402
 
 BASELINE = "5e43c36"   # main before the soft cap's third generation
 SITES = ("trapzoo", "independent", "holdout", "dokuwiki", "trac", "redmine", "hgweb",
@@ -78,8 +83,8 @@ def _trapzoo(tmp: Path) -> Iterator[tuple[str, Legit]]:
 
 @contextlib.contextmanager
 def _independent(tmp: Path) -> Iterator[tuple[str, Legit]]:
-    with independent_site.serve() as base:
-        yield base, plain(set(independent_site.legit_urls(base)))
+    with example_corp.serve() as base:
+        yield base, plain(set(example_corp.legit_urls(base)))
 
 
 @contextlib.contextmanager
@@ -107,8 +112,8 @@ def _trac(tmp: Path) -> Iterator[tuple[str, Legit]]:
 
 @contextlib.contextmanager
 def _holdout(tmp: Path) -> Iterator[tuple[str, Legit]]:
-    with holdout_site.serve() as base:
-        yield base, plain(set(holdout_site.legit_urls(base)))
+    with holdout_works.serve() as base:
+        yield base, plain(set(holdout_works.legit_urls(base)))
 
 
 def _aliased(module: object, name: str) -> Site:

@@ -10,7 +10,7 @@ safety net (runs stopped by it are marked "no" under *ended by itself*):
   families; **TrapZoo --unbounded**: ten infinite traps, five of them built on failure
   classes of real sites. Trap pages are counted per ``TRAP_FAMILIES``, legit coverage
   against ``legit_paths``.
-- **MediaWiki 1.39** (``bench/mediawiki.py``; skipped when Debian's packages are missing),
+- **MediaWiki 1.39** (``corpora/real/mediawiki.py``; skipped when Debian's packages are missing),
   both URL layouts. Legit pages: the 200 articles and 10 category pages; every other page
   counts as a trap page (history, diffs, special pages, login forms …).
 
@@ -37,11 +37,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import mediawiki  # noqa: E402
-import targets  # noqa: E402
 from doc import add_flag, emit  # noqa: E402
 
 import nitpicker_query as q  # noqa: E402
+from corpora.real import mediawiki  # noqa: E402
+from corpora.real import serving as targets  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 from nitpicker_crawl.trapzoo.site import TRAP_FAMILIES, legit_paths  # noqa: E402
 

@@ -1,9 +1,7 @@
-"""What the real third-party targets share (``mediawiki.py``, ``dokuwiki.py``,
-``trac.py``, ``apache_doc.py``; ``cluster_corpora.py``'s Sphinx documentation and Pelican
-blog): a free port, a server process served as a group, and Debian packages installed
-when root.
+"""Install every real third-party target the slow tests and benchmarks run against
+(``corpora/real/``), and say what is missing: Debian packages need root.
 
-    python bench/targets.py          # install every target's packages (root), say what is missing
+    python bench/targets.py
 
 ``make test-slow`` runs it first, so the slow tests run against the real software where
 it can be installed and skip with the reason where it cannot.
@@ -11,65 +9,23 @@ it can be installed and skip with the reason where it cannot.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def serving(args: list[str], *, probe: str, cwd: Path, env: dict[str, str],
-            name: str, start_s: float = 30) -> Iterator[None]:
-    """Run a server (``args``) in a session of its own, wait until ``probe`` answers, and
-    stop the whole process group afterwards (a server's workers are its children)."""
-    proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        deadline = time.monotonic() + start_s
-        while True:
-            try:
-                with urllib.request.urlopen(probe, timeout=10):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"{name} did not start") from None
-                time.sleep(0.2)
-        yield
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def apt_install(packages: list[str]) -> bool:
-    """Install Debian ``packages`` when this process is root (``apt-get update`` only if
-    the install fails first: the lists on the machine are usually enough, and slow to
-    refresh); False when not root or the install failed."""
-    if os.geteuid() != 0:
-        return False
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-qq", *packages]
-    if subprocess.run(install, env=env, capture_output=True).returncode == 0:
-        return True
-    subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True)
-    return subprocess.run(install, env=env, capture_output=True).returncode == 0
+from corpora.real import (
+    apache_doc,
+    cluster_corpora,
+    dokuwiki,
+    hgweb,
+    mediawiki,
+    redmine,
+    trac,
+)
+from corpora.real.serving import apt_install
 
 
 def libreoffice_missing() -> str | None:
@@ -82,15 +38,6 @@ def libreoffice_missing() -> str | None:
 
 
 def main() -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import apache_doc
-    import cluster_corpora
-    import dokuwiki
-    import hgweb
-    import mediawiki
-    import redmine
-    import trac
-
     for name, ensure in (("mediawiki", mediawiki.ensure_installed),
                          ("dokuwiki", dokuwiki.ensure_installed),
                          ("trac", trac.ensure_installed),
@@ -110,33 +57,3 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-def crawler_command(tree: Path | None = None) -> tuple[list[str], dict[str, str]]:
-    """The ``nitpicker-crawl`` to run: this checkout's, or the one of another source tree
-    (a ``git worktree`` of an older commit, for before/after figures)."""
-    if tree is None:
-        return [str(Path(sys.executable).with_name("nitpicker-crawl"))], dict(os.environ)
-    code = "import sys; from nitpicker_crawl.cli import main; sys.exit(main())"
-    return [sys.executable, "-c", code], {**os.environ, "PYTHONPATH": str(tree)}
-
-
-def run_crawl(base: str, out: Path, *, cap: int | None, follow_nofollow: bool = False,
-              max_pages: int | None = None, timeout: float = 3600,
-              tree: Path | None = None) -> tuple[int, float, str]:
-    """Crawl a target ``--no-render`` from ``base`` (exit status, seconds, stderr);
-    ``tree``: another source tree's crawler (which may predate ``--follow-nofollow``:
-    then ``follow_nofollow`` must be False)."""
-    command, env = crawler_command(tree)
-    args = [*command, base, "-o", str(out),
-            "--no-render", "--silent", "--no-fetch-external", "--parallels", "4"]
-    if cap is not None:
-        args += ["--dedupe-cap", str(cap)]
-    if follow_nofollow:
-        args.append("--follow-nofollow")
-    if max_pages is not None:
-        args += ["--max-pages", str(max_pages)]
-    started = time.monotonic()
-    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=out.parent,
-                       env=env)
-    return r.returncode, time.monotonic() - started, r.stderr

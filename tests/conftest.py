@@ -21,7 +21,7 @@ os.environ["NITPICKER_PY_CACHE_DIR"] = tempfile.mkdtemp(prefix="nitpicker-py-tes
 atexit.register(shutil.rmtree, os.environ["NITPICKER_PY_CACHE_DIR"], True)
 os.environ.pop("NITPICKER_PY_DISABLE_CACHE", None)
 
-from tests.fixtures import build_pre013  # noqa: E402 - after the cache is set
+from corpora.fixture_archives import build_pre013  # noqa: E402 - after the cache is set
 
 
 @pytest.fixture(scope="session")

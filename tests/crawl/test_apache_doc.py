@@ -1,5 +1,5 @@
 """The Apache HTTP Server manual (Debian's ``apache2-doc`` served by Debian's
-``apache2``, ``bench/apache_doc.py``) audited as a Screaming Frog user would (issue 39):
+``apache2``, ``corpora/real/apache_doc.py``) audited as a Screaming Frog user would (issue 39):
 each row of the issue asserted on what the user reads, against what the files say
 (``Site.facts``: a walk of the manual's files along its links, no request).
 
@@ -10,7 +10,6 @@ fetched (``--no-fetch-external``): the manual links hundreds of internet hosts.
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,11 +18,9 @@ from typing import Any
 import pytest
 
 import nitpicker_query as q
+from corpora.real import apache_doc
 from tests.crawl.conftest import run_crawl
 from tests.viewer.test_lists import every
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import apache_doc
 
 pytestmark = pytest.mark.slow
 

@@ -5,21 +5,19 @@ case: DokuWiki marks its revisions, diff, backlink, source and media-manager lin
 nofollow, so only the cap keeps the crawl finite) and not.
 
 Marked ``slow`` (``make test-slow``; CI runs it where the packages are installed). Set-up
-and crawl helpers live in ``bench/dokuwiki.py``, which also records the numbers.
+and crawl helpers live in ``corpora/real/dokuwiki.py``, which also records the numbers.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import dokuwiki
+from corpora.real import dokuwiki
 
 pytestmark = [
     pytest.mark.slow,

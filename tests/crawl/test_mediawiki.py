@@ -4,19 +4,17 @@ and no URL of the article shape is ever refused — in both URL layouts, with no
 links followed (the hard case: nothing but the cap keeps the crawl finite).
 
 Marked ``slow`` (``make test-slow``; CI runs it where the packages are installed). Set-up
-and crawl helpers live in ``bench/mediawiki.py``, which also records the numbers.
+and crawl helpers live in ``corpora/real/mediawiki.py``, which also records the numbers.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import mediawiki
+from corpora.real import mediawiki
 
 pytestmark = [
     pytest.mark.slow,

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import dokuwiki
 import page_inventory
+
+from corpora.real import dokuwiki
 
 pytestmark = pytest.mark.slow
 

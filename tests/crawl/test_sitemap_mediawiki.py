@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import mediawiki
 import sitemaps
+
+from corpora.real import mediawiki
 
 pytestmark = [
     pytest.mark.slow,

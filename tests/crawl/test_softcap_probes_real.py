@@ -1,7 +1,7 @@
 """The soft cap's fourth generation (a cap is a suspicion, probes decide) on material
-nobody here wrote: Debian's Redmine 5 and Mercurial's hgweb (bench/redmine.py,
-bench/hgweb.py) and the site a helper wrote from site behaviour alone
-(tests/softcap/holdout_site.py: a catalogue of codes and prices under one CMS title, a
+nobody here wrote: Debian's Redmine 5 and Mercurial's hgweb (corpora/real/redmine.py,
+corpora/real/hgweb.py) and the site a helper wrote from site behaviour alone
+(tests/softcap/holdout_works.py: a catalogue of codes and prices under one CMS title, a
 long thread with one title, a real feed beside a trap feed of the same shape, a project
 whose code directory repeats its name). Each crawl, ``--no-render --parallels 4`` with no
 ``--max-pages`` but a safety net: ends by itself, every legit page at 200 (any of its
@@ -10,7 +10,6 @@ spellings), none refused. Slow: minutes each."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -18,13 +17,10 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
-from tests.softcap import holdout_site
+from corpora import holdout_works
+from corpora.real import hgweb, redmine
 
 from .conftest import CRAWL
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import hgweb
-import redmine
 
 pytestmark = pytest.mark.slow
 
@@ -63,8 +59,8 @@ Target = Callable[[Path], AbstractContextManager[tuple[str, dict[str, list[str]]
 
 @pytest.fixture(scope="module")
 def holdout() -> Iterator[tuple[str, dict[str, list[str]]]]:
-    with holdout_site.serve() as base:
-        yield base, {u: [u] for u in holdout_site.legit_urls(base)}
+    with holdout_works.serve() as base:
+        yield base, {u: [u] for u in holdout_works.legit_urls(base)}
 
 
 @pytest.mark.parametrize("cap", [20, 100])
@@ -76,11 +72,11 @@ def test_holdout_site_every_legit_page_and_traps_refused(
     with q.open_archive(out) as a:
         kept = [row["url"] for row in a.execute(
             "SELECT url FROM pages WHERE status = 200 AND isExternal = 0")]
-    families = {holdout_site.family(u) for u in kept} - {None}
+    families = {holdout_works.family(u) for u in kept} - {None}
     # every family was met, and each one ended: the crawl is over well before the safety
     # net, so no family ran on (3,165 pages kept at cap 100, 1,220 at cap 20:
     # docs/BENCHMARKS.md)
-    assert families <= set(holdout_site.FAMILIES)
+    assert families <= set(holdout_works.FAMILIES)
     assert len(kept) < KEPT
     # the catalogue was suspected (one CMS title, codes and prices only) and released
     events = q.list_dedupe_cap_events(out, limit=1000)["items"]

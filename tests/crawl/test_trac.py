@@ -13,22 +13,20 @@ Marked ``slow`` (``make test-slow``). The module's fixture first calls
 where PyPI (and, for ``git``, Debian's packages) can be reached: it installs Trac into
 ``.bench-tools/trac`` of the checkout, and ``git`` when root. Where that is not possible
 the tests are skipped with the reason ``missing()`` gives. Set-up (about 5 s) and crawl
-helpers live in ``bench/trac.py``, which also records the numbers.
+helpers live in ``corpora/real/trac.py``, which also records the numbers.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import trac
+from corpora.real import trac
 
 pytestmark = [pytest.mark.slow]
 

@@ -1,4 +1,4 @@
-"""Every hostile case of ``tests/hostile/corpus.py`` through ``nitpicker-query`` and
+"""Every hostile case of ``corpora/hostile_archives.py`` through ``nitpicker-query`` and
 ``nitpicker-mcp`` (issue 14): an answer or one clear line, the right exit code or
 ``isError``, no traceback, the input byte-identical, nothing written beside it, every
 result under 40,000 characters, and each case within a time limit."""
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.hostile.corpus import ANSI, Case, build
+from corpora.hostile_archives import ANSI, Case, build
 
 pytestmark = pytest.mark.anyio
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))
@@ -190,7 +190,7 @@ ARGUMENT_CASES: list[tuple[str, str, dict[str, Any], str | None]] = [
 @pytest.fixture(scope="module")
 def rooted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, Path]]:
     """``root/`` with a good archive, and ``outside/`` with one the roots do not cover."""
-    from tests.fixtures import build_pre013
+    from corpora.fixture_archives import build_pre013
 
     base = tmp_path_factory.mktemp("rooted")
     root, outside = base / "root", base / "outside"

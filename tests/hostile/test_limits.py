@@ -20,9 +20,9 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from corpora.fixture_archives import build_pre013
+from corpora.hostile_archives import ENDLESS
 from nitpicker_query.archive import tarball
-from tests.fixtures import build_pre013
-from tests.hostile.corpus import ENDLESS
 
 pytestmark = pytest.mark.anyio
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))

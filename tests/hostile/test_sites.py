@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 import nitpicker_query as q
+from corpora.hostile_site import CASES, NORMAL_PAGES, PRIVATE_PAGE, HostileSite
 from nitpicker_crawl.fetch.urls import MAX_URL_LENGTH
-from tests.hostile.server import CASES, NORMAL_PAGES, PRIVATE_PAGE, HostileSite
 
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))

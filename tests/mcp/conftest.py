@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import build_pre013
+from corpora.fixture_archives import build_pre013
 from tests.query.test_foreign_archive import build_upstream_like
 
 

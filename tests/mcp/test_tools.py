@@ -242,7 +242,7 @@ async def test_full_sweep_is_read_only(root: Path) -> None:
 
 
 async def test_a_rewritten_archive_is_reopened(tmp_path: Path) -> None:
-    from tests.fixtures import build_pre013
+    from corpora.fixture_archives import build_pre013
 
     path = build_pre013(tmp_path, name="live")
     async with Client(create_server(roots=[tmp_path]), mode="legacy") as c:
@@ -255,7 +255,7 @@ async def test_a_rewritten_archive_is_reopened(tmp_path: Path) -> None:
 async def test_relative_names_resolve_against_each_root(root: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
-    from tests.fixtures import build_pre013
+    from corpora.fixture_archives import build_pre013
 
     build_pre013(other, name="second")  # 2 pages, only in the second root
     cwd = os.getcwd()

@@ -1,20 +1,15 @@
 """page-cluster on pages built by software we did not write (make test-slow): CPython's
 documentation as Debian ships it (Sphinx), a blog built by Debian's Pelican and a real
 MediaWiki crawled from its root, each labelled from what the software wrote
-(bench/cluster_corpora.py), and a site written by a helper apart from the rules
-(bench/independent_site.py). Skipped with the
+(corpora/real/cluster_corpora.py), and a site written by a helper apart from the rules
+(corpora/template_site.py). Skipped with the
 reason where the package is missing; ``bench/targets.py`` installs them as root."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import cluster_corpora
-
+from corpora.real import cluster_corpora
 from page_cluster import resolve_page_cluster_keys
 from page_cluster.scoring import adjusted_rand_index, purity
 

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nitpicker_query as q
+from corpora.fixture_archives import build_pre013
 from nitpicker_query.archive import cache
-from tests.fixtures import build_pre013
 
 OPEN_AND_PRINT = (
     "import sys, nitpicker_query as q\n"

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
+from corpora.fixture_archives import build_pre013
 from nitpicker_query.exceptions import (
     ArchiveNotFound,
     NotAnArchive,
     UnsafeArchive,
     UnsupportedFormat,
 )
-from tests.fixtures import build_pre013
 
 
 def _tree_digest(directory: Path) -> dict[str, str]:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
+from corpora.fixture_archives import build_pre013
 from nitpicker_crawl.archive import ArchiveWriter
-from tests.fixtures import build_pre013
 
 BASE = "http://localhost"
 QUERY = str(Path(sys.executable).with_name("nitpicker-query"))

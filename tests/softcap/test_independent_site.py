@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import nitpicker_query as q
-from tests.softcap import independent_site as site
+from corpora import example_corp as site
 
 CRAWL = str(Path(sys.executable).with_name("nitpicker-crawl"))
 

@@ -1,7 +1,7 @@
 """A real DokuWiki (Debian's package) as a crawl target: set it up, serve it, crawl it.
 
-    python bench/dokuwiki.py                       # caps 100, 20 and off, ± nofollow
-    python bench/dokuwiki.py --cap 100 --follow-nofollow yes --no-write
+    python corpora/real/dokuwiki.py                       # caps 100, 20 and off, ± nofollow
+    python corpora/real/dokuwiki.py --cap 100 --follow-nofollow yes --no-write
 
 Debian's ``dokuwiki`` package (2022-07-31 "Igor") is installed once into
 ``/usr/share/dokuwiki``; its configuration normally lives in ``/etc/dokuwiki`` and its data
@@ -60,13 +60,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-sys.path.append(str(ROOT / "bench"))
-from targets import apt_install, free_port, run_crawl, serving  # noqa: E402
-
 import nitpicker_query as q  # noqa: E402
+from corpora.real.serving import apt_install, free_port, run_crawl, serving  # noqa: E402
 from nitpicker_query.keys.page_keys import shape_key  # noqa: E402
 
 DOKUWIKI = Path("/usr/share/dokuwiki")
@@ -193,7 +191,7 @@ def _write_conf(wiki: Wiki) -> None:
         # task runner would otherwise trim everything older than 7 days while crawling)
         "recent_days": 36500,
     }
-    lines = ["<?php", "// written by bench/dokuwiki.py"]
+    lines = ["<?php", "// written by corpora/real/dokuwiki.py"]
     for key, value in settings.items():
         php_value = str(value) if isinstance(value, int) else f"'{value}'"
         lines.append(f"$conf['{key}'] = {php_value};")
@@ -209,7 +207,7 @@ def _copy_code(wiki: Wiki) -> None:
     shutil.copytree(DOKUWIKI, wiki.www, symlinks=True)
     preload = wiki.www / "inc" / "preload.php"
     preload.unlink()
-    preload.write_text("<?php\n// written by bench/dokuwiki.py: this instance's own "
+    preload.write_text("<?php\n// written by corpora/real/dokuwiki.py: this instance's own "
                        f"configuration, not /etc/dokuwiki\ndefine('DOKU_CONF', '{wiki.conf}/');\n")
 
 
@@ -489,7 +487,7 @@ def main() -> int:
     emit("dokuwiki", "\n".join(table) + f"\n\nDokuWiki {_version()}, {len(wiki.pages)} pages "
          f"({revisions} revisions), {len(wiki.media)} media files, set up in "
          f"{setup_seconds:.0f} s. Machine: {platform.machine()}, {os.cpu_count()} cores; "
-         "`python bench/dokuwiki.py`", write=args.write)
+         "`python corpora/real/dokuwiki.py`", write=args.write)
     return 0
 
 

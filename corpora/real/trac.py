@@ -1,7 +1,7 @@
 """A real Trac (PyPI's ``Trac`` 1.6) as a crawl target: set it up, serve it, crawl it.
 
-    python bench/trac.py                           # caps 100 and 20 ± nofollow, and uncapped
-    python bench/trac.py --cap 100 --follow-nofollow no --no-uncapped --no-write
+    python corpora/real/trac.py                           # caps 100 and 20 ± nofollow, and uncapped
+    python corpora/real/trac.py --cap 100 --follow-nofollow no --no-uncapped --no-write
 
 Why Trac: an issue tracker with a wiki and a repository browser is the densest trap a real
 site sets — every file is reachable at every revision (``/browser/f?rev=…``), with its log
@@ -76,13 +76,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-sys.path.append(str(ROOT / "bench"))
-from targets import apt_install, free_port, run_crawl, serving  # noqa: E402
-
 import nitpicker_query as q  # noqa: E402
+from corpora.real.serving import apt_install, free_port, run_crawl, serving  # noqa: E402
 
 VENV = ROOT / ".bench-tools" / "trac"
 TRAC_REQUIREMENT = "Trac>=1.6,<1.7"
@@ -744,7 +742,7 @@ def main() -> int:
          f"{legit} legit URLs ({followed} without following nofollow: Trac's own "
          f"documentation pages are `NOFOLLOW`); set up in {setup_seconds:.0f} s; "
          f"uncapped runs stop at --max-pages {args.max_pages}. Machine: {platform.machine()}, "
-         f"{os.cpu_count()} cores; `python bench/trac.py`", write=args.write)
+         f"{os.cpu_count()} cores; `python corpora/real/trac.py`", write=args.write)
     return 0
 
 

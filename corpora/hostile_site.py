@@ -23,7 +23,7 @@ Use it as a context manager::
         crawl(site.url)
         assert site.hits("/private/secret") == 0
 
-or by hand: ``python -m tests.hostile.server [--robots MODE]``.
+or by hand: ``python -m corpora.hostile_site [--robots MODE]``.
 """
 
 from __future__ import annotations
@@ -1480,7 +1480,7 @@ def _closed_port() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Serve until Ctrl-C, for trying a crawler (or a browser) by hand."""
-    parser = argparse.ArgumentParser(prog="python -m tests.hostile.server", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m corpora.hostile_site", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--robots", default="normal", choices=ROBOTS_MODES,
                         help="how /robots.txt behaves (default: normal)")

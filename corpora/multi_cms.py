@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A small multi-CMS web site with ground truth for main-content and unused-file audits.
 
-    python bench/independent_pages.py            # serve it, print the base URL, wait for ^C
-    python bench/independent_pages.py --dump     # print the ground truth as JSON and exit
+    python corpora/multi_cms.py            # serve it, print the base URL, wait for ^C
+    python corpora/multi_cms.py --dump     # print the ground truth as JSON and exit
 
 ``Site(seed)`` is a context manager that serves, on a free port of 127.0.0.1, about seventy
 HTML pages in eleven "sections", each rendered the way one real product marks up its pages

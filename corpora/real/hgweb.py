@@ -1,8 +1,8 @@
 """A real Mercurial web browser (Debian's ``mercurial``, ``hg serve``: hgweb) as a crawl
 target: set a repository up, serve it, say which of its pages are legit.
 
-    python bench/hgweb.py                  # set up, serve until Ctrl-C, print URL and counts
-    python bench/hgweb.py --check          # set up, serve, check every legit URL, then a
+    python corpora/real/hgweb.py                  # set up, serve until Ctrl-C, print URL and counts
+    python corpora/real/hgweb.py --check          # set up, serve, check every legit URL, then a
                                            # link-following BFS of --bfs (3,000) fetches
 
 Why hgweb: a repository browser whose own links lead, from a few dozen pages an audit
@@ -91,9 +91,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.append(str(ROOT / "bench"))
-from targets import apt_install, free_port, serving  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from corpora.real.serving import apt_install, free_port, serving  # noqa: E402
 
 PACKAGES = ["mercurial"]
 EPOCH = 1704103200  # 2024-01-01 10:00 UTC: the first changeset; the others follow it

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A small bilingual web site with seeded accessibility, HTML and text faults, and their truth.
 
-    python bench/independent_a11y.py            # serve it, print the base URL, wait for ^C
-    python bench/independent_a11y.py --dump     # self-check, print the truth as JSON, exit
-    python bench/independent_a11y.py --notes    # self-check, print the look-alike notes
+    python corpora/a11y_site.py            # serve it, print the base URL, wait for ^C
+    python corpora/a11y_site.py --dump     # self-check, print the truth as JSON, exit
+    python corpora/a11y_site.py --notes    # self-check, print the look-alike notes
 
 ``Site(seed)`` is a context manager that serves, on a free port of 127.0.0.1, an index page
 ``/`` linking sixty pages built from seven templates: an English blog post (``/blog/``),

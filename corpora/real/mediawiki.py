@@ -1,7 +1,7 @@
 """A real MediaWiki (Debian's package) as a crawl target: set it up, serve it, crawl it.
 
-    python bench/mediawiki.py                      # both layouts, caps 100 and 20, ± nofollow
-    python bench/mediawiki.py --layout wiki --cap 100 --no-write
+    python corpora/real/mediawiki.py                      # both layouts, caps 100 and 20, ± nofollow
+    python corpora/real/mediawiki.py --layout wiki --cap 100 --no-write
 
 Debian's ``mediawiki`` package (1.39) is installed once into ``/usr/share/mediawiki``;
 each wiki here lives in a temporary directory of its own — SQLite database, uploads and
@@ -35,13 +35,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-sys.path.append(str(ROOT / "bench"))
-from targets import apt_install, free_port, run_crawl, serving  # noqa: E402
-
 import nitpicker_query as q  # noqa: E402
+from corpora.real.serving import apt_install, free_port, run_crawl, serving  # noqa: E402
 from nitpicker_query.keys.page_keys import shape_key  # noqa: E402
 
 MEDIAWIKI = Path("/usr/share/mediawiki")
@@ -271,7 +269,7 @@ def main() -> int:
             f"| {r.fetched:,} | {r.refused:,} | {r.events} | {r.articles_ok}/{r.articles_total} "
             f"| {r.article_shape_refused} | {r.seconds:.0f} s |")
     emit("mediawiki", "\n".join(table) + f"\n\nMachine: {platform.machine()}, "
-         f"{os.cpu_count()} cores; `python bench/mediawiki.py`", write=args.write)
+         f"{os.cpu_count()} cores; `python corpora/real/mediawiki.py`", write=args.write)
     return 0
 
 

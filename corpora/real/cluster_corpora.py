@@ -1,8 +1,8 @@
 """Labelled page-cluster corpora built by software we did not write.
 
-    python bench/cluster_corpora.py sphinx  OUT.jsonl   # Debian's python3.11-doc (Sphinx)
-    python bench/cluster_corpora.py pelican OUT.jsonl   # a blog built by Debian's pelican
-    python bench/cluster_corpora.py mediawiki OUT.jsonl # a real MediaWiki, crawled
+    python corpora/real/cluster_corpora.py sphinx  OUT.jsonl   # Debian's python3.11-doc (Sphinx)
+    python corpora/real/cluster_corpora.py pelican OUT.jsonl   # a blog built by Debian's pelican
+    python corpora/real/cluster_corpora.py mediawiki OUT.jsonl # a real MediaWiki, crawled
 
 Each line is page-cluster's input (``id``, ``html``, ``paths``, ``stylesheetHrefs`` as
 absolute URLs with their query, as ``template-clusters`` passes them, ``host``) plus
@@ -22,7 +22,7 @@ clustering:
   archives. Pelican renders each output path from one template, by the URL settings
   below: the label is the template that defines the file's markup (PELICAN_LABELS).
 
-- **mediawiki** — Debian's MediaWiki 1.39 set up by ``bench/mediawiki.py`` (``wiki`` layout:
+- **mediawiki** — Debian's MediaWiki 1.39 set up by ``corpora/real/mediawiki.py`` (``wiki`` layout:
   200 articles with 1–4 revisions, 10 categories), served by ``php -S`` and crawled from its
   root by our crawler (``--no-render --dedupe-cap 100 --follow-nofollow --max-pages 6000``),
   so edit, history, diff, old-revision, info, special and API pages are reached; the
@@ -39,7 +39,7 @@ clustering:
   derived again from each record's HTML when read.
 - **independent** — a company site (shop, news, docs, community; 25 templates) written by
   a helper from a description of how real sites behave, without reading page_cluster
-  (bench/independent_site.py, seed 11, 10,000 pages): the labels are its own.
+  (bench/template_site.py, seed 11, 10,000 pages): the labels are its own.
 
 The packages are installed when this runs as root (``bench/targets.py``); otherwise a
 missing one is named and the corpus skipped.
@@ -63,12 +63,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 # the benchmark scripts beside this one (targets, mediawiki)
-sys.path.append(str(Path(__file__).resolve().parent))
-
-import mediawiki
-from targets import apt_install, run_crawl
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import nitpicker_query as q
+from corpora.real import mediawiki
+from corpora.real.serving import apt_install, run_crawl
 from nitpicker_query.archive.html_codec import decode_html
 from nitpicker_query.exceptions import NotAnArchive
 from nitpicker_query.queries.templates import path_segments, stylesheet_hrefs  # as the query does
@@ -339,13 +338,13 @@ def mediawiki_pages(cache: Path = MEDIAWIKI_CACHE) -> Iterator[dict[str, Any]]:
 
 def independent_pages(pages: int = 10_000, seed: int = 11) -> Iterator[dict[str, Any]]:
     """The site a helper wrote from a description of real sites' behaviour, without
-    reading page_cluster (bench/independent_site.py): 25 templates, its own labels."""
-    import independent_site
+    reading page_cluster (bench/template_site.py): 25 templates, its own labels."""
+    from corpora import template_site
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site.jsonl"
         with contextlib.redirect_stdout(sys.stderr):  # its histogram is not the bench's
-            independent_site.main([str(out), "--pages", str(pages), "--seed", str(seed)])
+            template_site.main([str(out), "--pages", str(pages), "--seed", str(seed)])
         with open(out, encoding="utf-8") as f:
             for line in f:
                 yield json.loads(line)

@@ -14,7 +14,7 @@ derived ids, optional blocks, third-party CSS on a random share of pages, ...).
 
 Usage::
 
-    python bench/independent_site.py OUT.jsonl [--pages 10000] [--seed 11]
+    python corpora/template_site.py OUT.jsonl [--pages 10000] [--seed 11]
 
 Standard library only; deterministic for a given seed.
 """

@@ -103,7 +103,7 @@ Use::
     legit_urls(base)               # every URL a complete crawl must fetch
     family(url)                    # trap family name or None
 
-``python -m tests.softcap.independent_site`` runs a quick self-check.
+``python -m corpora.example_corp`` runs a quick self-check.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The Apache HTTP Server manual (Debian's ``apache2-doc``) served by Debian's ``apache2``
 as a crawl target: set it up, serve it, say what an audit of it should find, crawl it.
 
-    python bench/apache_doc.py               # set up, serve until Ctrl-C, print URL and facts
-    python bench/apache_doc.py --check       # … then check the facts against the live server
-    python bench/apache_doc.py --crawl       # … then crawl it (never external links) and
+    python corpora/real/apache_doc.py               # set up, serve until Ctrl-C, print URL and facts
+    python corpora/real/apache_doc.py --check       # … then check the facts against the live server
+    python corpora/real/apache_doc.py --crawl       # … then crawl it (never external links) and
                                              # print the crawl's summary
 
 Why this target: a real, static, multilingual documentation site nobody wrote for a test —
@@ -127,9 +127,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.append(str(ROOT / "bench"))
-from targets import apt_install, free_port, serving  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from corpora.real.serving import apt_install, free_port, serving  # noqa: E402
 
 PACKAGES = ["apache2", "apache2-doc"]
 APACHE2 = Path("/usr/sbin/apache2")
@@ -483,7 +483,7 @@ def write_conf(site: Site, port: int) -> Path:
     # User/Group would be ignored, and they run as whoever started the server
     user = f"User {RUN_USER}\nGroup {RUN_USER}\n" if os.geteuid() == 0 else ""
     site.conf.write_text(f"""\
-# written by bench/apache_doc.py: Debian's apache2 serving Debian's apache2-doc
+# written by corpora/real/apache_doc.py: Debian's apache2 serving Debian's apache2-doc
 ServerRoot "{site.directory}"
 PidFile "{site.run / 'apache2.pid'}"
 DefaultRuntimeDir "{site.run}"

@@ -1,7 +1,7 @@
 """A real Redmine (Debian's package) as a crawl target: set it up, serve it, list its pages.
 
-    python bench/redmine.py                        # set up and serve one, until Ctrl-C
-    python bench/redmine.py --dir /tmp/rm --check  # set up (or reuse), check every legit URL
+    python corpora/real/redmine.py                        # set up and serve one, until Ctrl-C
+    python corpora/real/redmine.py --dir /tmp/rm --check  # set up (or reuse), check every legit URL
 
 Why Redmine: a project tracker on Rails whose every view multiplies — activity streams per
 user and per project that page back in time without end (``/activity?from=…``), calendars
@@ -105,10 +105,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
-sys.path.append(str(ROOT / "bench"))
-from targets import apt_install, free_port, serving  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from corpora.real.serving import apt_install, free_port, serving  # noqa: E402
 
 REDMINE = Path("/usr/share/redmine")
 PACKAGES = "redmine redmine-sqlite puma git"
@@ -630,13 +630,13 @@ def _copy_code(target: Redmine) -> None:
     gemfile = app / "Gemfile"
     gemfile.write_text(gemfile.read_text().replace(
         DEBIAN_GLOB, f"{app}/{{config,instances/*/config}}/database.yml"))
-    (app / "Gemfile.local").write_text("# bench/redmine.py: the server\ngem 'puma'\n")
+    (app / "Gemfile.local").write_text("# corpora/real/redmine.py: the server\ngem 'puma'\n")
     (app / "config" / "additional_environment.rb").write_text(
-        "# bench/redmine.py: a quieter log\nconfig.log_level = :warn\n")
+        "# corpora/real/redmine.py: a quieter log\nconfig.log_level = :warn\n")
     for sub in ("config", "files", "log", "tmp", "tmp/cache", "tmp/pdf", "tmp/pids"):
         (target.instance / sub).mkdir(parents=True, exist_ok=True)
     (target.instance / "config" / "database.yml").write_text(
-        "# bench/redmine.py\nproduction:\n  adapter: sqlite3\n"
+        "# corpora/real/redmine.py\nproduction:\n  adapter: sqlite3\n"
         f"  database: {target.database}\n  timeout: 10000\n  encoding: utf8\n")
     (target.instance / "config" / "secret_key.txt").write_text(secrets.token_hex(32) + "\n")
     target.database.parent.mkdir(parents=True, exist_ok=True)
@@ -677,7 +677,7 @@ def setup(directory: Path, *, seed: int = 7) -> Redmine:
             raise FileExistsError(f"{directory} is not empty and no Redmine of this module")
         shutil.rmtree(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / _MARKER).write_text("made by bench/redmine.py\n")
+    (directory / _MARKER).write_text("made by corpora/real/redmine.py\n")
     target = Redmine(directory, seed=seed)
     rng = random.Random(seed)
     issue_projects = ["holdout"] * (ISSUES * 3 // 5) + ["lighthouse"] * (ISSUES * 2 // 5)

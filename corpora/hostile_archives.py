@@ -1,7 +1,7 @@
 """A corpus of hostile inputs (issue 14): archives built to hurt a reader, and the calls
 that meet them. Every case says what a user must see: an answer, or one clear error.
 
-Archives are built from the fixture archive of ``tests/fixtures.py``: its database is
+Archives are built from the fixture archive of ``corpora/fixture_archives.py``: its database is
 copied into a crawl directory (a directory holding ``db.sqlite``) and changed with plain
 SQL, or packed into a tar that lies. ``build(directory)`` writes them all and returns the
 cases; the generator is deterministic.
@@ -22,8 +22,8 @@ from typing import Any
 
 import zstandard
 
+from corpora.fixture_archives import build_pre013
 from nitpicker_query.archive import tarball
-from tests.fixtures import build_pre013
 
 A = "http://localhost/a"
 ANSI = "\x1b[2J\x1b]0;pwned\x07\r\nnitpicker-query: error: forged"
