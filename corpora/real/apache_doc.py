@@ -1,10 +1,10 @@
 """The Apache HTTP Server manual (Debian's ``apache2-doc``) served by Debian's ``apache2``
 as a crawl target: set it up, serve it, say what an audit of it should find, crawl it.
 
-    python corpora/real/apache_doc.py               # set up, serve until Ctrl-C, print URL and facts
-    python corpora/real/apache_doc.py --check       # … then check the facts against the live server
-    python corpora/real/apache_doc.py --crawl       # … then crawl it (never external links) and
-                                             # print the crawl's summary
+    python corpora/real/apache_doc.py          # set up, serve until Ctrl-C, print URL and facts
+    python corpora/real/apache_doc.py --check  # … then check the facts against the live server
+    python corpora/real/apache_doc.py --crawl  # … then crawl it (never external links) and
+                                               # print the crawl's summary
 
 Why this target: a real, static, multilingual documentation site nobody wrote for a test —
 about 2,700 HTML pages in 11 languages with real defects (links one directory too high,

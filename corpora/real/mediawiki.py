@@ -1,6 +1,6 @@
 """A real MediaWiki (Debian's package) as a crawl target: set it up, serve it, crawl it.
 
-    python corpora/real/mediawiki.py                      # both layouts, caps 100 and 20, ± nofollow
+    python corpora/real/mediawiki.py                # both layouts, caps 100 and 20, ± nofollow
     python corpora/real/mediawiki.py --layout wiki --cap 100 --no-write
 
 Debian's ``mediawiki`` package (1.39) is installed once into ``/usr/share/mediawiki``;

@@ -41,6 +41,8 @@ DEFAULT_QUERY_TIMEOUT = 60.0
 """Seconds one SQL statement may run (``--query-timeout``): a stranger's archive can make
 any query slow, and one slow call must not hold a server for ever."""
 _PROGRESS_STEPS = 20_000  # SQLite VM steps between two deadline checks (~1 ms)
+_CACHE_KIB = 65_536  # page cache per connection: list queries reread the same pages
+_PASS_CACHE_KIB = 8_000  # ... and for one sorting pass over every page (Archive.one_pass)
 
 
 def _is_nonempty(path: Path) -> bool:
@@ -168,7 +170,7 @@ class Archive:
             conn.create_function("fold", 1, fold, deterministic=True)
             self._present(conn)
             conn.execute("PRAGMA query_only = ON")
-            conn.execute("PRAGMA cache_size = -65536")
+            conn.execute(f"PRAGMA cache_size = -{_CACHE_KIB}")
             conn.execute("PRAGMA mmap_size = 268435456")
         except sqlite3.Error as exc:
             raise NotAnArchive(
@@ -299,6 +301,20 @@ class Archive:
         """
         have = set(self.columns(table))
         return ", ".join(f'{alias}."{n}"' if n in have else "NULL" for n in names)
+
+    @contextlib.contextmanager
+    def one_pass(self) -> Iterator[None]:
+        """Statements that read every page once and sort what they read (a ``GROUP BY``
+        over ``pages``) run with a smaller page cache: SQLite sizes its sorter's memory from
+        the cache, and with the 64 MiB the list queries want, the duplicate clusters' pass
+        over 300,000 pages took 0.69 s against 0.56 s (bench/queries.py). The big cache is
+        back for the next statement."""
+        conn = self.connection()
+        conn.execute(f"PRAGMA cache_size = -{_PASS_CACHE_KIB}")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA cache_size = -{_CACHE_KIB}")
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """All rows as plain tuples: for hot loops, where name lookups in

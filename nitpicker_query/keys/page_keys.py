@@ -40,10 +40,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_SLASHES = re.compile(r"/{2,}")
 _WS = re.compile(r"[ \t\n\f\r]+")
 _HEXISH = re.compile(r"^[0-9a-f]{12,}$", re.IGNORECASE)
 _TOKENISH = re.compile(r"^[A-Za-z0-9_-]{20,}$")
@@ -52,7 +53,11 @@ _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 def host_key(url: str) -> str:
     """``https://WWW.Example.com:443/x`` → ``example.com``; ``http://h:8080/`` → ``h:8080``."""
-    parts = urlsplit(url)
+    return _host_key(urlsplit(url))
+
+
+def _host_key(parts: SplitResult) -> str:
+    """:func:`host_key` of a URL already split (every key of a page splits it once)."""
     host = (parts.hostname or "").lower()
     host = host.removeprefix("www.")
     try:
@@ -65,14 +70,20 @@ def host_key(url: str) -> str:
 
 
 def _normal_path(path: str) -> str:
-    path = _PERCENT.sub(lambda m: m.group(0).upper(), path or "/")
-    path = re.sub(r"/{2,}", "/", path)
+    path = path or "/"
+    if "%" in path:
+        path = _PERCENT.sub(lambda m: m.group(0).upper(), path)
+    if "//" in path:
+        path = _SLASHES.sub("/", path)
     return path
 
 
 def parent_path(url: str) -> str:
     """The path a page's siblings share (see the module docstring)."""
-    parts = urlsplit(url)
+    return _parent_path(urlsplit(url))
+
+
+def _parent_path(parts: SplitResult) -> str:
     path = _normal_path(parts.path)
     stripped = path.rstrip("/") or "/"
     if parts.query:
@@ -83,7 +94,9 @@ def parent_path(url: str) -> str:
 
 
 def parent_key(url: str) -> str:
-    return host_key(url) + parent_path(url)
+    """Host key and parent path: what a page's signature counts it under."""
+    parts = urlsplit(url)
+    return _host_key(parts) + _parent_path(parts)
 
 
 def is_variable_segment(segment: str) -> bool:
@@ -95,7 +108,8 @@ def is_variable_segment(segment: str) -> bool:
     """
     if not segment:
         return False
-    segment = unquote(segment)  # %C3%A9 is a letter, not digits
+    if "%" in segment:
+        segment = unquote(segment)  # %C3%A9 is a letter, not digits
     if any(c.isdigit() for c in segment):
         return True
     if _UUID.match(segment) or _HEXISH.match(segment):
@@ -147,16 +161,21 @@ def _abstract_growth(segments: list[str]) -> list[str]:
 
 def shape_key(url: str) -> str:
     """Host key + abstracted path + sorted query keys (see the module docstring)."""
-    parts = urlsplit(url)
+    return _shape_key(urlsplit(url))
+
+
+def _shape_key(parts: SplitResult) -> str:
     path = _normal_path(parts.path)
     trailing = path.endswith("/") and path != "/"
     segments = [s for s in path.split("/") if s]
     abstract = ["{n}" if is_variable_segment(s) else s for s in segments]
     abstract = _abstract_growth(abstract)
     shape = "/" + "/".join(abstract) + ("/" if trailing and abstract else "")
+    if not parts.query:
+        return _host_key(parts) + shape
     keys = sorted({k for k, _ in parse_qsl(parts.query, keep_blank_values=True)})
     query = "&".join(f"{k}={{v}}" for k in keys)
-    return host_key(url) + shape + (f"?{query}" if query else "")
+    return _host_key(parts) + shape + (f"?{query}" if query else "")
 
 
 def query_values(url: str) -> tuple[tuple[str, str], ...]:
@@ -206,9 +225,10 @@ def page_keys(url: str, *, title: str | None, description: str | None,
               og_title: str | None, og_url: str | None) -> PageKeys:
     """The keys of a page. ``og_url`` is the absolutised value stored in ``pages.og_url``."""
     values = [meta_value(v) for v in (title, description, og_title, og_url)]
-    pp = parent_path(url)
-    pk = host_key(url) + pp
-    sk = shape_key(url)
+    parts = urlsplit(url)
+    pp = _parent_path(parts)
+    pk = _host_key(parts) + pp
+    sk = _shape_key(parts)
     return PageKeys(pp, pk, sk, _sha1(pk, *values), _sha1(sk, *values), *values)
 
 

@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..archive.opening import Archive
 from ..format.v010 import NOT_SKIPPED, strict_page
-from ..keys.page_keys import host_key, meta_value, parent_path, sha1_key, shape_key
+from ..keys.page_keys import meta_value, parent_key, sha1_key, shape_key
 from ..keys.patterns import path_matches
 from ..keys.signals import equivalent
 
@@ -77,9 +77,10 @@ def _candidate_groups(a: Archive, min_count: int) -> dict[tuple[str, str, str, s
     ("A  B" / "A B") where each spelling alone is on fewer than ``min_count`` pages —
     testing every value for inner runs would double the pass (docs/queries.md).
     """
-    rows = a.rows(
-        f"SELECT {', '.join(_TRIMMED)}, count(*) AS n, group_concat(p.id) FROM {a.lite} p "
-        f"WHERE {strict_page('p')} GROUP BY 1, 2, 3, 4 HAVING n >= ?", (min_count,))
+    with a.one_pass():
+        rows = a.rows(
+            f"SELECT {', '.join(_TRIMMED)}, count(*) AS n, group_concat(p.id) FROM {a.lite} p "
+            f"WHERE {strict_page('p')} GROUP BY 1, 2, 3, 4 HAVING n >= ?", (min_count,))
     groups: dict[tuple[str, str, str, str], list[int]] = {}
     for t, d, ot, ou, _n, ids in rows:
         norm = (meta_value(t), meta_value(d), meta_value(ot), meta_value(ou))
@@ -99,7 +100,7 @@ def _computed_members(a: Archive, min_count: int = 2) -> Iterator[Member]:
             marks = ",".join("?" for _ in chunk)
             for pid, url, og_url in a.rows(
                     f"SELECT id, url, og_url FROM pages WHERE id IN ({marks})", chunk):
-                key = (host_key(url) + parent_path(url), norm)
+                key = (parent_key(url), norm)
                 signature = hashes.get(key)
                 if signature is None:
                     signature = hashes[key] = sha1_key(key[0], *norm)
