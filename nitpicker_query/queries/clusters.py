@@ -129,10 +129,11 @@ def group_counts(a: Archive, by: str, min_count: int) -> dict[str, int]:
     """Signature (or shape signature) → member count, for groups of ``min_count`` or more."""
     column = "signature" if by == "signature" else "shape_signature"
     if stored_keys(a):
-        rows = a.rows(
-            f"SELECT ps.{column}, count(*) FROM page_signatures ps JOIN {a.lite} p ON "
-            f"p.id = ps.page_id WHERE {strict_page('p')} GROUP BY ps.{column} "
-            "HAVING count(*) >= ?", (min_count,))
+        with a.one_pass():
+            rows = a.rows(
+                f"SELECT ps.{column}, count(*) FROM page_signatures ps JOIN {a.lite} p ON "
+                f"p.id = ps.page_id WHERE {strict_page('p')} GROUP BY ps.{column} "
+                "HAVING count(*) >= ?", (min_count,))
         return {sig: n for sig, n in rows}
     counts: Counter[str] = Counter(getattr(m, column)
                                    for m in _computed_members(a, min_count))
