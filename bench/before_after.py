@@ -94,8 +94,8 @@ def main() -> None:
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)],
                        capture_output=True)
-    chosen = "" if args.workloads == list(WORKLOADS) else (
-        " --workloads " + " ".join(args.workloads)) + (
+    chosen = ("" if args.workloads == list(WORKLOADS) else
+              " --workloads " + " ".join(args.workloads)) + (
         "" if args.block == "before-after" else f" --block {args.block}")
     head = (f"`python bench/before_after.py --base {args.base} --rounds {args.rounds}"
             f"{chosen}` "

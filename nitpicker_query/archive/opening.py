@@ -32,7 +32,14 @@ from ..exceptions import (
     UnsupportedFormat,
 )
 from ..format import v013
-from ..format.v010 import FIRST_013, FORMAT_013_TABLES, FORMAT_TABLES, check_version, parse_version
+from ..format.v010 import (
+    FIRST_013,
+    FORMAT_013_TABLES,
+    FORMAT_TABLES,
+    check_version,
+    parse_version,
+    population_page,
+)
 from ..keys.folding import fold
 from . import cache, locks
 
@@ -280,6 +287,17 @@ class Archive:
         if self.format == "0.13" and f"has_{column}" in self.columns(self.lite):
             return f"{prefix}has_{column}"
         return f"coalesce({prefix}{column}, '') != ''"
+
+    def population(self, alias: str, population: str) -> str:
+        """SQL for a page of ``population`` (:func:`~nitpicker_query.format.v010.population_page`)
+        on this archive's ``alias`` (``pages`` or :attr:`lite`). On 0.13 the canonical is
+        compared with the page by URL id (``canonical_self``), not by reading both URLs:
+        two lookups a page were most of the indexable summary's time there."""
+        canonical_ok = None
+        if self.format == "0.13" and "canonical_self" in self.columns(self.lite):
+            canonical_ok = (f"(NOT {alias}.has_canonical OR "
+                            f"coalesce({alias}.canonical_self, 0))")
+        return population_page(alias, population, canonical_ok=canonical_ok)
 
     def has_table(self, name: str) -> bool:
         return name in self._tables

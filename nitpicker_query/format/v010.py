@@ -499,19 +499,25 @@ naming the page itself — or ``all`` rendered internal HTML pages (the strict p
 404 pages, ``noindex`` views and declared copies too)."""
 
 
-def indexable_page(alias: str = "pages") -> str:
-    """SQL for an indexable page (see :data:`POPULATIONS`)."""
+def indexable_page(alias: str = "pages", *, canonical_ok: str | None = None) -> str:
+    """SQL for an indexable page (see :data:`POPULATIONS`). ``canonical_ok``: the
+    format's own test for "no canonical, or the page itself" (0.13 compares URL ids:
+    :meth:`nitpicker_query.archive.opening.Archive.population`)."""
     not_skipped = NOT_SKIPPED.replace("isSkipped", f"{alias}.isSkipped")
+    canonical = canonical_ok or (f"(coalesce({alias}.canonical, '') = '' "
+                                 f"OR {alias}.canonical = {alias}.url)")
     return (f"{strict_page(alias)} AND {not_skipped} "
             f"AND {alias}.status BETWEEN 200 AND 299 "
             f"AND coalesce({alias}.robots_noindex, 0) = 0 "
-            f"AND (coalesce({alias}.canonical, '') = '' OR {alias}.canonical = {alias}.url)")
+            f"AND {canonical}")
 
 
-def population_page(alias: str, population: str) -> str:
+def population_page(alias: str, population: str, *, canonical_ok: str | None = None) -> str:
     """SQL for a page of ``population`` (one of :data:`POPULATIONS`, checked by the
     caller)."""
-    return indexable_page(alias) if population == "indexable" else strict_page(alias)
+    if population == "indexable":
+        return indexable_page(alias, canonical_ok=canonical_ok)
+    return strict_page(alias)
 
 
 def redirect_target(alias: str, column: str) -> str:

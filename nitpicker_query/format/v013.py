@@ -132,6 +132,9 @@ def _pages_view(have: Callable[[str, str], bool]) -> str:
     cols += [f"{pm(col)} AS {name}" for name, col in _PLAIN]
     # "has a value" without reading it: 0.13 stores no empty text, so an id is a value
     cols += [f"({pm(col)} IS NOT NULL) AS has_{name}" for name, col in (*_TEXTS, *_URLS)]
+    # "the canonical is the page itself" without reading either URL: url_refs holds each
+    # URL once (UNIQUE), so equal ids are equal URLs (the indexable population)
+    cols.append(f"({pm('canonical_url_id')} = ci.url_id) AS canonical_self")
     cols.append("(SELECT np_json(json_text, codec) FROM json_refs WHERE id = "
                 "pm.meta_extras_json_id) AS meta_extras"
                 if have("page_meta", "meta_extras_json_id") else "NULL AS meta_extras")

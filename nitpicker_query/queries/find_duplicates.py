@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..archive.opening import Archive, opened
-from ..format.v010 import POPULATIONS, population_page
+from ..format.v010 import POPULATIONS
 from .paging import check_choice, check_int, check_paging, envelope
 
 FIELDS = {"title": "title", "description": "description"}
@@ -57,7 +57,7 @@ def find_duplicates(
         # the value named once in the filter (coalesce): in format 0.13 each mention of
         # a text is a lookup; the URL read only for the rows kept (Archive.lite)
         base = (
-            f"FROM {a.lite} p WHERE {population_page('p', population)} "
+            f"FROM {a.lite} p WHERE {a.population('p', population)} "
             f"AND coalesce(p.{column}, '') != '' "
             f"GROUP BY p.{column} HAVING count(*) > 1"
         )

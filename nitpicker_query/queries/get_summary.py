@@ -9,7 +9,7 @@ from typing import Any
 from ..archive.opening import Archive, opened
 from ..format.content_types import classify_content_type
 from ..format.error_kinds import classify_error_kind
-from ..format.v010 import NOT_SKIPPED, POPULATIONS, STOP_REASONS, loose_page, population_page
+from ..format.v010 import NOT_SKIPPED, POPULATIONS, STOP_REASONS, loose_page
 from ._common import json_list
 from .list_network_outages import outage_totals
 from .paging import check_choice
@@ -155,7 +155,7 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
             for _, col in _META_FIELDS
         )
         row = a.execute(f"SELECT count(*), {sums} FROM {a.lite} pages "
-                        f"WHERE {population_page('pages', population)}")
+                        f"WHERE {a.population('pages', population)}")
         values = row.fetchone()
         strict_total = values[0]
         fulfillment = {

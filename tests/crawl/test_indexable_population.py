@@ -6,7 +6,7 @@ auditor reads are counts, never a share rounded up to 100 %.
 
 The site: 40 articles with their own titles (one without a description), two pairs of
 real duplicates (indexable), 6 broken links answering 404 "404 Not Found", 3 ``noindex``
-print views titled like their article, and a copy whose canonical names its original.
+print views titled like their article, and a copy whose canonical names its original (the first article names itself: indexable).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def _page(path: str) -> tuple[int, str]:
     if path.startswith("/a") and path[2:].isdigit() and int(path[2:]) < ARTICLES:
         k = int(path[2:])
         desc = "" if k == 7 else f"<meta name=description content='About {k}'>"
-        return 200, f"<title>Article {k}</title>{desc}<p>Text {k}</p>"
+        self_canonical = "<link rel=canonical href='/a0'>" if k == 0 else ""
+        return 200, f"<title>Article {k}</title>{desc}{self_canonical}<p>Text {k}</p>"
     if path.endswith("/print") and path[2:-6].isdigit():
         k = int(path[2:-6])
         head = "<meta name=robots content=noindex>"
@@ -105,6 +106,25 @@ def test_metadata_shares_count_indexable_pages(archive: tuple[Path, str]) -> Non
     assert [i["url"] for i in missing["items"]] == [archive[1] + "a7"]
     others = q.list_pages(path, indexable=False, is_external=False)
     assert others["total"] == 10
+
+
+def test_a_013_archive_counts_the_same_indexable_pages(archive: tuple[Path, str],
+                                                       tmp_path: Path) -> None:
+    """0.13 tells a canonical naming the page itself by URL id, not by reading both URLs:
+    the copy (canonical elsewhere) stays out, the article naming itself stays in."""
+    path, base = archive
+    converted = tmp_path / "site-013.nitpicker"
+    r = run_crawl(tmp_path, "convert", str(path), "--to", "0.13", "-o", str(converted))
+    assert r.returncode == 0, r.stderr
+    summary = q.get_summary(converted)
+    assert summary["metadataPages"] == 46
+    assert summary["metadataPresent"]["description"] == 45
+    assert q.get_summary(converted, population="all")["metadataPages"] == 56
+    groups = {g["value"]: g["count"] for g in q.find_duplicates(converted)["items"]}
+    assert groups == {"Offers": 2, "Contact": 2}
+    everything = {g["value"]: g["count"] for g in q.find_duplicates(
+        converted, population="all")["items"]}
+    assert everything["Article 1"] == 3 and everything["Article 0"] == 2
 
 
 def test_unknown_population_is_refused_in_one_line(archive: tuple[Path, str]) -> None:
