@@ -6,7 +6,8 @@ auditor reads are counts, never a share rounded up to 100 %.
 
 The site: 40 articles with their own titles (one without a description), two pairs of
 real duplicates (indexable), 6 broken links answering 404 "404 Not Found", 3 ``noindex``
-print views titled like their article, and a copy whose canonical names its original (the first article names itself: indexable).
+print views titled like their article, and a copy whose canonical names its original
+(the first article's canonical names itself: indexable).
 """
 
 from __future__ import annotations
