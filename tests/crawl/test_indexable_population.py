@@ -113,7 +113,7 @@ def test_a_013_archive_counts_the_same_indexable_pages(archive: tuple[Path, str]
                                                        tmp_path: Path) -> None:
     """0.13 tells a canonical naming the page itself by URL id, not by reading both URLs:
     the copy (canonical elsewhere) stays out, the article naming itself stays in."""
-    path, base = archive
+    path, _ = archive
     converted = tmp_path / "site-013.nitpicker"
     r = run_crawl(tmp_path, "convert", str(path), "--to", "0.13", "-o", str(converted))
     assert r.returncode == 0, r.stderr
