@@ -19,6 +19,8 @@ what a complete answer is (its ground truth). Not part of the distribution.
   their truth. Written apart from the analyze plugins.
 - ``hostile_site`` — a server whose 85 paths misbehave as broken or malicious servers do,
   and 12 robots.txt modes. Written apart from the crawler's limits.
+- ``edited_site`` — a company site served "old" and "new", around a release: nineteen known
+  edits, every other byte the same. Written apart from the crawl comparison.
 - ``hostile_archives`` — archives built to hurt a reader (lying tars, bombs, foreign
   schemas), written here case by case from the attacks they stand for.
 - ``fixture_archives`` — small archives every row of which is known, after upstream's
