@@ -10,6 +10,7 @@ Queries run in worker threads so the stdio loop keeps answering while SQLite wor
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -324,13 +325,20 @@ class NitpickerServer:
             return await anyio.to_thread.run_sync(tool.run, (roots, self.registry), options)
         path, roots = await self._resolve(ctx, arguments.get("archive"))
         allowed = within(roots)
+        # a second archive (compare_archives' old): found and checked as archive is
+        others = {p.name: await self._resolve(ctx, arguments.get(p.camel))
+                  for p in (tool.spec.params if tool.spec else ()) if p.archive}
 
         reporter = _progress_reporter(ctx)
 
         def work() -> Any:
-            with self.registry.using(path, allowed) as archive, database_errors(archive), \
-                    progress.reporting(reporter):
-                return tool.run(archive, options)
+            with contextlib.ExitStack() as stack:
+                for name, (other, other_roots) in others.items():
+                    options[name] = stack.enter_context(
+                        self.registry.using(other, within(other_roots)))
+                with self.registry.using(path, allowed) as archive, \
+                        database_errors(archive), progress.reporting(reporter):
+                    return tool.run(archive, options)
 
         result = await anyio.to_thread.run_sync(work)
         if result is None:

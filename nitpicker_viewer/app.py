@@ -349,6 +349,14 @@ class Viewer:
                 "skipped": q.list_pages(archive, skipped="only", limit=1)["total"],
                 "capEvents": q.list_dedupe_cap_events(archive, limit=1)["total"]}
 
+    def with_archives(self, spec: QuerySpec, args: dict[str, Any]) -> dict[str, Any]:
+        """Options that name a second archive (compare's old), opened as the archive of
+        the URL is: inside the roots, never any path a browser sends."""
+        for p in spec.params:
+            if p.archive and isinstance(args.get(p.name), str):
+                args[p.name] = self.archives.open(args[p.name])
+        return args
+
     def run(self, request: Request, view: str, values: Mapping[str, str]
             ) -> tuple[q.Archive, str | None, Any]:
         name = request.query_params.get("a") or self.archives.default()
@@ -357,7 +365,8 @@ class Viewer:
             return archive, name, q.get_summary(
                 archive, population=values.get("population") or "indexable")
         spec = SPECS[VIEWS[view][0]]
-        args = params.arguments(spec, values, html=True, view=t(view))
+        args = self.with_archives(spec, params.arguments(spec, values, html=True,
+                                                          view=t(view)))
         _column_set(view, values)  # a bad choice is an error before the query runs
         result = spec.function(archive, **args)
         if result is None:
@@ -469,7 +478,7 @@ class Viewer:
                 raise InvalidArgument(f"format must be html, csv or json, not {fmt[:40]!r}")
             exported = {k: v for k, v in values.items() if k not in params.HTML_ONLY}
             params.arguments(spec, values, html=True, view=t(view))  # the view's words
-            args = params.arguments(spec, exported)
+            args = await _threaded(self.with_archives, spec, params.arguments(spec, exported))
             archive = await _threaded(self.archives.open, request.query_params.get("a"))
             if fmt == "csv":
                 return await self.csv(request, spec, archive, args)
@@ -538,7 +547,8 @@ class Viewer:
                 raise NotFound(_no_query(query))
             archive = await _threaded(self.archives.open, request.query_params.get("archive")
                                       or request.query_params.get("a"))
-            args = params.arguments(spec, request.query_params)
+            args = await _threaded(self.with_archives, spec,
+                                   params.arguments(spec, request.query_params))
             fmt = request.query_params.get("format", "json")
             if fmt not in ("json", "csv"):
                 raise InvalidArgument("format must be json or csv")

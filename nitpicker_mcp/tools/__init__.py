@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import (
     check_headers,
+    compare_archives,
     count_pages_by_jsonld_type,
     count_pages_by_tag,
     find_duplicate_bodies,
@@ -48,6 +49,7 @@ TOOLS: tuple[ToolDef, ...] = (
     list_archives.TOOL,
     open_archive.TOOL,
     get_summary.TOOL,
+    compare_archives.TOOL,
     list_pages.TOOL,
     get_page_detail.TOOL,
     get_page_html.TOOL,

@@ -50,6 +50,9 @@ def _add_param(parser: argparse.ArgumentParser, p: Param) -> None:
     elif p.kind == "choice":
         parser.add_argument(p.flag, dest=p.name, choices=p.choices, default=p.default,
                             required=p.required, help=help_text)
+    elif p.repeatable:
+        parser.add_argument(p.flag, dest=p.name, action="append", default=None,
+                            metavar="RULE", help=help_text)
     else:
         metavar = "URL" if p.name.endswith("url") else "TEXT"
         parser.add_argument(p.flag, dest=p.name, default=p.default, required=p.required,
@@ -85,9 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog = "examples:\n" + "\n".join(f"  {e}" for e in spec.examples)
         sub = subs.add_parser(spec.command, help=spec.summary, description=spec.summary,
                               epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+        for p in spec.params:
+            if p.positional:
+                sub.add_argument(p.name, metavar=p.flag, help=p.help)
         sub.add_argument("archive", metavar="ARCHIVE", help=".nitpicker file or crawl directory")
         for p in spec.params:
-            _add_param(sub, p)
+            if not p.positional:
+                _add_param(sub, p)
         _add_output(sub)
         sub.set_defaults(spec=spec, parser=sub)
     cache_help = ("List or clear the extraction cache (where .nitpicker files are unpacked "

@@ -18,6 +18,9 @@ from ..format.v010 import POPULATIONS
 from .check_headers import HEADERS as SECURITY_HEADERS
 from .check_headers import SORT_KEYS as HEADER_SORTS
 from .check_headers import check_headers
+from .compare import FIELDS as COMPARED_FIELDS
+from .compare import KINDS as COMPARE_KINDS
+from .compare import compare_archives
 from .console_logs import SORTS as CONSOLE_SORTS
 from .console_logs import get_page_console_logs, list_console_logs
 from .duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
@@ -101,6 +104,14 @@ class Param:
     max_length: int = 8192
     """Longest text value (``str`` kind): URLs are shorter, and SQLite refuses LIKE
     patterns over 50,000 bytes with an error no user should meet."""
+    positional: bool = False
+    """The command line takes it before ARCHIVE, without a flag (``compare OLD NEW``)."""
+    repeatable: bool = False
+    """The command line takes the flag more than once; the values reach the query
+    space-separated, as the MCP argument and the viewer's field spell them."""
+    archive: bool = False
+    """A second archive (a path): adapters open it as they open ARCHIVE, with the same
+    checks (the MCP server: inside the allowed locations)."""
 
     @property
     def camel(self) -> str:
@@ -115,7 +126,12 @@ class Param:
 
     @property
     def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
+        """How the command line spells it: ``--name``, one value of a repeatable flag
+        (``--map`` for ``maps``), or the positional's metavar (``OLD``)."""
+        if self.positional:
+            return self.name.upper()
+        name = self.name.removesuffix("s") if self.repeatable else self.name
+        return "--" + name.replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -726,6 +742,36 @@ QUERIES += (
         _paging(),
         examples=("nitpicker-query unused-resources site.nitpicker",),
         table_columns=("url", "status", "contentType", "source"),
+    ),
+)
+
+QUERIES += (
+    QuerySpec(
+        "compare_archives", "compare", compare_archives,
+        "What changed between two crawls of a site: the summary, or one list of changes.",
+        (
+            Param("old", "str", "The earlier crawl's archive (.nitpicker file or crawl "
+                  "directory); ARCHIVE is the later one.", required=True, positional=True,
+                  archive=True, example="site-2026-11.nitpicker"),
+            Param("kind", "choice", "One list instead of the summary: changed (a field of "
+                  "a page both crawls fetched), added, removed (now 404/410, redirected, "
+                  "or no longer linked), not-comparable, broken-links (new or fixed), "
+                  "clusters (trap events and duplicate clusters, new or gone).",
+                  choices=COMPARE_KINDS, example="changed"),
+            Param("field", "choice", "With kind changed: only this field.",
+                  choices=COMPARED_FIELDS, example="title"),
+            Param("maps", "str", "Rewrite the old crawl's URLs before matching: "
+                  "OLD_PREFIX=NEW_PREFIX, or /regex/=replacement; several separated by "
+                  "spaces (the flag may be repeated).", repeatable=True,
+                  example="https://staging.example.com/=https://www.example.com/"),
+            *_paging(),
+        ),
+        is_list=False,
+        examples=("nitpicker-query compare site-old.nitpicker site.nitpicker",
+                  "nitpicker-query compare site-old.nitpicker site.nitpicker --kind changed "
+                  "--field title",
+                  "nitpicker-query compare staging.nitpicker prod.nitpicker --map "
+                  "'https://staging.example.com/=https://www.example.com/'"),
     ),
 )
 

@@ -81,6 +81,7 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("get_page_console_logs", {"archive": s, "url": A}),
         ("get_page_main_contents", {"archive": s, "url": A}),
         ("list_unused_resources", {"archive": s}),
+        ("compare_archives", {"archive": s, "old": s, "kind": "removed"}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls
@@ -218,6 +219,28 @@ async def test_first_template_clusters_call_sends_progress_when_asked(
         again = await client.call_tool("get_template_clusters", {"archive": str(site)},
                                        progress_callback=on_progress)
         assert again.structured_content == result.structured_content and heard == []
+
+
+async def test_the_older_crawl_of_a_comparison_is_confined_as_archive_is(
+        root: Path, site: Path, tmp_path: Path) -> None:
+    """compare_archives opens two archives: the old one is looked up in the allowed
+    locations as archive is, and one outside them is refused, never opened."""
+    outside = tmp_path / "elsewhere.nitpicker"
+    outside.write_bytes(site.read_bytes())
+    async with Client(params("--root", str(root))) as client:
+        same = await client.call_tool("compare_archives",
+                                      {"archive": str(site), "old": site.name})
+        assert not same.is_error, same.content
+        summary = same.structured_content
+        assert summary["counts"]["removed"] == summary["counts"]["changed"] == 0
+        assert summary["old"]["archive"] == summary["new"]["archive"] == site.name
+        # the fixture has no run log: nobody can say its crawl completed
+        assert summary["comparable"] is False
+        assert summary["notes"][0].startswith("how the old crawl ended is not recorded")
+        refused = await client.call_tool("compare_archives",
+                                         {"archive": str(site), "old": str(outside)})
+        assert refused.is_error
+        assert "outside the allowed locations" in refused.content[0].text  # type: ignore[union-attr]
 
 
 async def test_an_assistant_is_told_an_archive_was_never_analysed(root: Path,

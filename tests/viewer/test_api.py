@@ -37,6 +37,8 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
     cluster = q.get_duplicate_clusters(archive, min_count=5)["items"][0]["signature"]
     return {
         "get_page_detail": {"url": home}, "get_page_html": {"url": home},
+        # the archive compared with itself: a second archive is named as ?a= names one
+        "compare_archives": {"old": archive.name, "kind": "changed"},
         "find_mismatches": {"type": "og:title"}, "list_links": {"type": "broken"},
         "get_resource_referrers": {"resource_url": home + "static/site.css"},
         "list_inbound_links": {"url": home + "products/"},
@@ -67,8 +69,9 @@ def test_every_query_answers_as_its_function(viewer: Served, capped_archive: Pat
         status, body, headers = get(viewer, f"/api/{spec.name}?" + urlencode(
             {camel(k): v for k, v in given.items()}))
         assert headers["content-type"].startswith("application/json")
+        called = {k: capped_archive if spec.param(k).archive else v for k, v in given.items()}
         try:
-            expected = spec.function(capped_archive, **given)
+            expected = spec.function(capped_archive, **called)
         except NotRecorded as exc:   # unused files of a --no-render crawl: said, not made
             assert status == 404 and json.loads(body)["error"] == str(exc), spec.name
             continue
@@ -98,6 +101,9 @@ def test_bad_input_status_and_one_line(viewer: Served, tmp_path: Path) -> None:
         ("/api/list_page", 404, "did you mean list_pages?"),
         ("/api/get_summary?a=missing.nitpicker", 403, "this viewer shows one archive"),
         ("/api/get_summary?a=../../etc/passwd", 403, "outside the allowed roots"),
+        # a second archive (compare's old) is looked up as a is: never any path sent
+        ("/api/compare_archives?old=/etc/passwd", 403, "this viewer shows one archive"),
+        ("/api/compare_archives", 400, "old is required"),
         ("/pages?page=0", 400, "page must be between 1 and 10000000, not 0"),
         ("/pages?page=-3", 400, "page must be between 1 and 10000000"),
         ("/pages?sortBy=nope", 400, "Sort by (sortBy) must be one of url, status, title, "
@@ -235,10 +241,14 @@ def test_a_013_archive_answers_every_query_and_view_as_its_original(
     for served in serve(converted, []):
         for spec in QUERIES:
             given = args.get(spec.name, {})
+            sent = {k: converted.name if spec.param(k).archive else v
+                    for k, v in given.items()}
             status, body, _ = get(served, f"/api/{spec.name}?" + urlencode(
-                {camel(k): v for k, v in given.items()}))
+                {camel(k): v for k, v in sent.items()}))
+            called = {k: capped_archive if spec.param(k).archive else v
+                      for k, v in given.items()}
             try:
-                expected = spec.function(capped_archive, **given)
+                expected = spec.function(capped_archive, **called)
             except NotRecorded:   # the same sentence, about the other file
                 assert status == 404 and "records no resource any page loaded" in \
                     json.loads(body)["error"], spec.name
