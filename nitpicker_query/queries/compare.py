@@ -17,6 +17,7 @@ either. A shorter second crawl therefore never reports the pages it missed as re
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -283,6 +284,15 @@ def _shapes(a: Archive) -> Iterator[tuple[str, str, int]]:
 
 _LOCK = threading.Lock()
 _BUILT: OrderedDict[tuple[Any, ...], Path] = OrderedDict()
+
+
+@atexit.register
+def _remove_built() -> None:
+    """The comparison databases go with the process that built them."""
+    with _LOCK:
+        for path in _BUILT.values():
+            path.unlink(missing_ok=True)
+        _BUILT.clear()
 
 
 def _identity(a: Archive) -> tuple[Any, ...]:

@@ -6,6 +6,7 @@ URL map, and a shorter second crawl never reports the pages it missed as removed
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -170,16 +171,20 @@ def test_a_moved_site_matches_through_a_map(crawls: dict[str, Any]) -> None:
         ("/products/gale-wind", "Gale Wind Anemometer and Vane | Fernhill Instruments")]
 
 
-def _query(*args: str) -> subprocess.CompletedProcess[str]:
+def _query(*args: str, tmp: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **({"TMPDIR": str(tmp)} if tmp else {})}
     return subprocess.run([str(Path(sys.executable).with_name("nitpicker-query")), *args],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
 
 
 def test_the_command_line_prints_the_lists_and_refuses_bad_input(
         crawls: dict[str, Any]) -> None:
     old, new = str(crawls["old"]), str(crawls["new"])
-    r = _query("compare", old, new, "--kind", "removed", "--format", "csv")
+    scratch = crawls["dir"] / "scratch"
+    scratch.mkdir()
+    r = _query("compare", old, new, "--kind", "removed", "--format", "csv", tmp=scratch)
     assert r.returncode == 0, r.stderr
+    assert list(scratch.iterdir()) == []   # the comparison database went with the process
     lines = r.stdout.splitlines()
     assert lines[0] == "url,reason,oldStatus,newStatus,redirectTo"
     assert f"{crawls['old_base']}products/ivy-leaf,now 410,200,410," in lines
