@@ -149,11 +149,13 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
                                                    "contentLength", "source")),
     "violations": ("get_violations", ("url", "validator", "severity", "rule", "message",
                                       "code", "line", "col")),
+    # what changed since another crawl (the Old archive field names it): one list at a time
+    "compare": ("compare_archives", ()),
 }
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "unused-resources", "console-logs", "network-outages", "violations")
+       "unused-resources", "console-logs", "network-outages", "violations", "compare")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
@@ -165,7 +167,7 @@ DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCoun
 DEFAULTS = {"pages": {"securityHeaders": "true"},
             "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},
             "duplicate-body-clusters": {"minCount": "10"},
-            "mismatches": {"type": "canonical"}}
+            "mismatches": {"type": "canonical"}, "compare": {"kind": "changed"}}
 
 
 def diff(value: Any, other: Any) -> Markup:
@@ -365,6 +367,8 @@ class Viewer:
             return archive, name, q.get_summary(
                 archive, population=values.get("population") or "indexable")
         spec = SPECS[VIEWS[view][0]]
+        if view == "compare" and not values.get("kind"):
+            values = {**values, "kind": "changed"}   # a view lists; the summary is the API's
         args = self.with_archives(spec, params.arguments(spec, values, html=True,
                                                           view=t(view)))
         _column_set(view, values)  # a bad choice is an error before the query runs

@@ -22,6 +22,7 @@ STRINGS: dict[str, str] = {
     "console-logs": "Console",
     "unused-resources": "Unused files",
     "violations": "Violations",
+    "compare": "Changes",
     "violations-here": "Findings of the analyze plugins",
     "violations-all": "All {n} in the Violations view",
     "main-content": "Main content",

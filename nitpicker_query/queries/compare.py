@@ -81,6 +81,8 @@ class _Mapper:
                 self.rules.append(("prefix", old, new))
 
     def __call__(self, url: str) -> str:
+        if not self.rules:
+            return url   # stored URLs are in the crawler's identity form already
         for kind, old, new in self.rules:
             if kind == "prefix" and url.startswith(old):
                 return identity(new + url[len(old):])
@@ -126,7 +128,7 @@ def _crawl(a: Archive) -> dict[str, Any]:
             "stopReason": state["stopReason"] if state else "unknown",
             "complete": bool(state and state["stopReason"] == "complete"),
             "roots": roots, "htmlPages": totals.get("htmlPages"),
-            "urls": totals.get("urls")}
+            "urls": totals.get("urls"), "notRecorded": unrecorded(a)}
 
 
 def _headers(raw: Any) -> tuple[str | None, str | None]:
@@ -178,16 +180,42 @@ def _depths(a: Archive, roots: list[str]) -> dict[int, int]:
     return depth
 
 
+def _hashes(a: Archive) -> str | None:
+    """The SQL of a page's body hash, or None when the archive records none."""
+    if a.format == "0.13" and "body_hash" in a.columns("page_meta"):
+        return "p.body_hash"
+    if a.format != "0.13" and a.has_table("page_body_hashes") and a.execute(
+            "SELECT 1 FROM page_body_hashes LIMIT 1").fetchone() is not None:
+        # a table no row was written to is a crawler that computed none
+        return "(SELECT h.body_hash FROM page_body_hashes h WHERE h.page_id = p.id)"
+    return None
+
+
+def unrecorded(a: Archive) -> list[str]:
+    """Fields this archive does not record (an older crawler, upstream's, --no-render …):
+    compared with another archive, they would read as changed on every page."""
+    have = set(a.columns("pages"))
+    main = main_content_table(a)
+    missing = {
+        "bodyHash": _hashes(a) is None,
+        "wordCount": main is None,
+        "h1": main is None or not a.has_table("page_main_content_headings"),
+        "jsonldTypes": not a.has_table("page_jsonld"),
+        "technologies": "tags_providers_csv" not in have,
+        "outlinks": not a.has_table("anchors"), "inlinks": not a.has_table("anchors"),
+        "depth": not a.has_table("anchors"),
+        "cacheControl": "responseHeaders" not in have,
+        "securityHeaders": "responseHeaders" not in have,
+    }
+    return [f for f in FIELDS if missing.get(f)]
+
+
 def _snapshot(a: Archive, key: Any, roots: list[str]) -> Iterator[tuple[Any, ...]]:
     """One row per URL of the crawl: its key and the compared values."""
     depths = _depths(a, roots)
     extras = {"jsonld": a.has_table("page_jsonld"), "anchors": a.has_table("anchors")}
     main = main_content_table(a)
-    hashes = None
-    if a.format == "0.13" and "body_hash" in a.columns("page_meta"):
-        hashes = "p.body_hash"
-    elif a.format != "0.13" and a.has_table("page_body_hashes"):
-        hashes = "(SELECT h.body_hash FROM page_body_hashes h WHERE h.page_id = p.id)"
+    hashes = _hashes(a)
     words = (f"(SELECT m.main_content_word_count FROM {main} m WHERE m.page_id = p.id)"
              if main else "NULL")
     h1 = ("(SELECT h.text FROM page_main_content_headings h WHERE h.pageId = p.id "
@@ -228,10 +256,12 @@ def _snapshot(a: Archive, key: Any, roots: list[str]) -> Iterator[tuple[Any, ...
             if scraped and not skipped else None
         digest = bytes(body).hex() if isinstance(body, bytes | bytearray | memoryview) \
             else body
+        # an empty text is no text (format 0.13 stores none; 0.10 may say '')
         yield (key(url), url, int(bool(scraped)), int(bool(external)), int(bool(skipped)),
-               reason, status, redirect, title, desc, head, canonical, og_title, og_desc,
-               og_url, og_image, indexable, int(bool(noindex)), digest, wc, outs, ins,
-               types, tech, cache, security, depths.get(pid), ref)
+               reason, status, redirect or None, title or None, desc or None, head or None,
+               canonical or None, og_title or None, og_desc or None, og_url or None,
+               og_image or None, indexable, int(bool(noindex)), digest, wc, outs, ins,
+               types or None, tech or None, cache, security, depths.get(pid), ref)
 
 
 def _indexable(html: bool, status: int | None, noindex: bool, canonical: str | None,
@@ -323,7 +353,7 @@ def _build(old: Archive, new: Archive, maps: Sequence[str]) -> Path:
         cols = ", ".join(f'"{c}"' for c in _COLUMNS)
         marks = ", ".join("?" for _ in _COLUMNS)
         info = {"old": _crawl(old), "new": _crawl(new)}
-        for side, archive, key in (("o", old, mapper), ("n", new, identity)):
+        for side, archive, key in (("o", old, mapper), ("n", new, _Mapper(()))):
             roots = info["old" if side == "o" else "new"]["roots"]
             conn.execute(f"CREATE TABLE {side} ({cols})")
             batch: list[tuple[Any, ...]] = []
@@ -375,8 +405,9 @@ def _derive(conn: sqlite3.Connection, info: dict[str, Any]) -> None:
     fetched = ("{s}.scraped = 1 AND {s}.skipped = 0 AND {s}.external = 0")
     both = f"{fetched.format(s='o')} AND {fetched.format(s='n')}"
     conn.execute("CREATE TABLE changed (url, field, old, new)")
+    skipped = set(info["old"]["notRecorded"]) | set(info["new"]["notRecorded"])
     for field in FIELDS:
-        if field in ("status", "redirectTo"):
+        if field in ("status", "redirectTo") or field in skipped:
             continue  # a page gone or redirected is a removal; other statuses below
         conn.execute(
             f'INSERT INTO changed SELECT n.url, ?, o."{field}", n."{field}" FROM o JOIN n '
@@ -517,11 +548,16 @@ def compare_archives(archive: Archive | str, *, old: Archive | str, kind: str | 
                     notes.append(f"the {side} crawl did not complete "
                                  f"({info[side]['stopReason']}): URLs only the other reached "
                                  "are not comparable")
+            for side in ("old", "new"):
+                if info[side]["notRecorded"]:
+                    notes.append(f"not compared: {', '.join(info[side]['notRecorded'])} "
+                                 f"(the {side} archive does not record them)")
             if info["old"]["format"] != info["new"]["format"]:
                 notes.append(f"formats differ ({info['old']['format']} and "
                              f"{info['new']['format']}): values are read alike")
             return {"old": info["old"], "new": info["new"],
-                    "comparable": not notes or all("formats" in x for x in notes),
+                    "comparable": all(x.startswith(("formats", "not compared"))
+                                      for x in notes),
                     "notes": notes, "counts": counts, "changedFields": per_field,
                     "maps": rules}
         table, columns, order = _LISTS[kind]

@@ -153,6 +153,9 @@ def test_a_013_archive_compares_as_its_010_original(crawls: dict[str, Any]) -> N
     assert across["counts"] == plain["counts"]
     assert across["changedFields"] == plain["changedFields"]
     assert across["comparable"] and "formats differ" in across["notes"][0]
+    # the same crawl in the other format: nothing changed, nothing missing
+    same = compare_archives(crawls["new013"], old=crawls["new"])
+    assert set(same["counts"].values()) == {0} and same["changedFields"] == {}
 
 
 def test_a_moved_site_matches_through_a_map(crawls: dict[str, Any]) -> None:
@@ -199,3 +202,29 @@ def test_the_command_line_prints_the_lists_and_refuses_bad_input(
     assert len(gone.stderr.strip().splitlines()) == 1
     field = _query("compare", old, new, "--kind", "changed", "--field", "colour")
     assert field.returncode == 2 and "--field" in field.stderr
+
+
+def test_the_viewer_lists_the_changes_of_an_archive_beside_it(crawls: dict[str, Any]) -> None:
+    """The Changes view: the old crawl is named as the archive is (inside the roots); its
+    rows are the list's, cell by cell; no kind chosen lists the changed fields."""
+    from tests.viewer.conftest import serve
+    from tests.viewer.tables import table
+    from tests.viewer.test_api import get
+
+    for served in serve(None, [crawls["dir"]]):
+        status, body, _ = get(served, "/compare?a=new.nitpicker&old=old.nitpicker"
+                                      "&kind=removed")
+        assert status == 200, body[:300]
+        rows = {r["URL"].removeprefix(crawls["old_base"]): r for r in table(body)}
+        assert rows["products/ivy-leaf"]["Reason"] == "now 410"
+        assert rows["products/moss-relay"]["Reason"] == "no longer linked"
+        assert len(rows) == 4
+        status, body, _ = get(served, "/compare?a=new.nitpicker&old=old.nitpicker&kind="
+                                      "&field=title")
+        assert status == 200
+        assert [(r["Field"], r["New"]) for r in table(body)] == [
+            ("title", "Gale Wind Anemometer and Vane | Fernhill Instruments")]
+        status, body, _ = get(served, "/compare?a=new.nitpicker&old=../../etc/passwd")
+        assert status == 403 and "outside the allowed roots" in body
+        status, body, _ = get(served, "/compare?a=new.nitpicker")
+        assert status == 400 and "Old (old) is required" in body
