@@ -224,12 +224,13 @@ def _snapshot(a: Archive, key: Any, roots: list[str]) -> Iterator[tuple[Any, ...
     jsonld = ("(SELECT group_concat(t, ', ') FROM (SELECT DISTINCT j.type AS t FROM "
               "page_jsonld j WHERE j.pageId = p.id AND j.type IS NOT NULL ORDER BY 1))"
               if extras["jsonld"] else "NULL")
-    outlinks = ("(SELECT count(DISTINCT an.hrefId) FROM anchors an WHERE an.pageId = p.id)"
-                if extras["anchors"] else "NULL")
-    inlinks = ("(SELECT count(DISTINCT an.pageId) FROM anchors an WHERE an.hrefId = p.id)"
-               if extras["anchors"] else "NULL")
-    referrer = ("(SELECT min(s.url) FROM anchors an JOIN pages s ON s.id = an.pageId "
-                "WHERE an.hrefId = p.id)" if extras["anchors"] else "NULL")
+    # links on a page and links to it (Screaming Frog's Outlinks and Inlinks: every link,
+    # a page linked twice counted twice): one pass each, not a count per page
+    outs: dict[int, int] = dict(a.rows("SELECT pageId, count(*) FROM anchors "
+                                       "GROUP BY pageId")) if extras["anchors"] else {}
+    ins: dict[int, int] = dict(a.rows("SELECT hrefId, count(*) FROM anchors "
+                                      "GROUP BY hrefId")) if extras["anchors"] else {}
+    anchored = extras["anchors"]
     have = set(a.columns("pages"))
 
     def c(name: str) -> str:  # a column an older or foreign archive may lack reads NULL
@@ -241,15 +242,15 @@ def _snapshot(a: Archive, key: Any, roots: list[str]) -> Iterator[tuple[Any, ...
         f"f.id = p.redirectDestId), {c('contentType')}, {c('title')}, {c('description')}, "
         f"{c('canonical')}, {c('og_title')}, {c('og_description')}, {c('og_url')}, "
         f"{c('og_image')}, coalesce({c('robots_noindex')}, 0), {c('responseHeaders')}, "
-        f"{c('tags_providers_csv')}, {hashes or 'NULL'}, {words}, {h1}, {jsonld}, "
-        f"{outlinks}, {inlinks}, {referrer} FROM pages p")
+        f"{c('tags_providers_csv')}, {hashes or 'NULL'}, {words}, {h1}, {jsonld} "
+        "FROM pages p")
     cursor = a.connection().cursor()
     cursor.row_factory = None
     a._start()
     for row in cursor.execute(sql):
         (pid, url, scraped, external, skipped, reason, status, redirect, ctype, title, desc,
          canonical, og_title, og_desc, og_url, og_image, noindex, headers, tech, body,
-         wc, head, types, outs, ins, ref) = row
+         wc, head, types) = row
         cache, security = _headers(headers)
         html = ctype is None or ctype == "text/html"
         indexable = _indexable(html, status, bool(noindex), canonical, url) \
@@ -260,8 +261,9 @@ def _snapshot(a: Archive, key: Any, roots: list[str]) -> Iterator[tuple[Any, ...
         yield (key(url), url, int(bool(scraped)), int(bool(external)), int(bool(skipped)),
                reason, status, redirect or None, title or None, desc or None, head or None,
                canonical or None, og_title or None, og_desc or None, og_url or None,
-               og_image or None, indexable, int(bool(noindex)), digest, wc, outs, ins,
-               types or None, tech or None, cache, security, depths.get(pid), ref)
+               og_image or None, indexable, int(bool(noindex)), digest, wc,
+               outs.get(pid, 0) if anchored else None, ins.get(pid, 0) if anchored else None,
+               types or None, tech or None, cache, security, depths.get(pid), None)
 
 
 def _indexable(html: bool, status: int | None, noindex: bool, canonical: str | None,
@@ -373,6 +375,7 @@ def _build(old: Archive, new: Archive, maps: Sequence[str]) -> Path:
         conn.execute("CREATE TABLE meta (info)")
         conn.execute("INSERT INTO meta VALUES (?)", (json.dumps(info),))
         _derive(conn, info)
+        _linked_from(conn, new)
         conn.commit()
     except BaseException:
         conn.close()
@@ -385,6 +388,19 @@ def _build(old: Archive, new: Archive, maps: Sequence[str]) -> Path:
             _, stale = _BUILT.popitem(last=False)
             stale.unlink(missing_ok=True)
     return path
+
+
+def _linked_from(conn: sqlite3.Connection, new: Archive) -> None:
+    """A page linking to each added page (the first in URL order), read from the newer
+    crawl for the added pages only."""
+    if not new.has_table("anchors"):
+        return
+    for (url,) in conn.execute("SELECT url FROM added").fetchall():
+        row = new.execute("SELECT min(s.url) FROM anchors an JOIN pages s ON "
+                          "s.id = an.pageId WHERE an.hrefId = (SELECT id FROM pages "
+                          "WHERE url = ?)", (url,)).fetchone()
+        if row is not None and row[0] is not None:
+            conn.execute("UPDATE added SET linkedFrom = ? WHERE url = ?", (row[0], url))
 
 
 def _under(url: str, roots: list[str]) -> bool:
