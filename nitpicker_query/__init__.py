@@ -32,6 +32,7 @@ from .format.content_types import CATEGORIES, classify_content_type
 from .format.error_kinds import classify_error_kind
 from .format.v010 import FORMAT_VERSION
 from .queries.check_headers import check_headers
+from .queries.compare import compare_archives
 from .queries.console_logs import get_page_console_logs, list_console_logs
 from .queries.duplicate_bodies import find_duplicate_bodies, find_duplicate_clusters
 from .queries.find_duplicates import find_duplicates
@@ -78,6 +79,7 @@ __all__ = [
     "check_headers",
     "classify_content_type",
     "classify_error_kind",
+    "compare_archives",
     "count_pages_by_jsonld_type",
     "count_pages_by_tag",
     "find_duplicate_bodies",

@@ -127,7 +127,8 @@ def _add_report(subs: Any) -> None:
         epilog="examples:\n  nitpicker-query report site.nitpicker -o site.xlsx\n"
         "  nitpicker-query report site.nitpicker -o site.xlsx --sheets 'Page List,Links'"
         "\n  nitpicker-query report site.nitpicker -o site-csv --format csv "
-        "--dedupe-resources",
+        "--dedupe-resources"
+        "\n  nitpicker-query report site.nitpicker -o changes.xlsx --compare last-week.nitpicker",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sub.add_argument("archive", metavar="ARCHIVE", help=".nitpicker file or crawl directory")
     sub.add_argument("-o", "--output", required=True, metavar="PATH",
@@ -138,6 +139,11 @@ def _add_report(subs: Any) -> None:
     sub.add_argument("--sheets", metavar="NAMES",
                      help="Comma-separated sheets to write, of: "
                      + ", ".join(report.SHEET_NAMES) + ". Default: all.")
+    sub.add_argument("--compare", metavar="OLD",
+                     help="An earlier crawl of the site (.nitpicker file or crawl "
+                     "directory): sheets of what changed since then follow the others "
+                     "(Changes Summary, Changed, Added, Removed, Not Comparable, Broken Link "
+                     "Changes, Cluster Changes; nitpicker-query compare --help).")
     sub.add_argument("--dedupe-resources", action="store_true",
                      help="Resources: one row per URL without its query values, with Count "
                      "and Query Pattern (key=N distinct values, 100+ past a hundred).")
@@ -174,7 +180,7 @@ def run_report(args: argparse.Namespace) -> None:
                 database_errors(archive):
             result = report.write_report(archive, args.output, sheets=names,
                                          dedupe_resources=args.dedupe_resources,
-                                         fmt=args.format)
+                                         fmt=args.format, compare=args.compare)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -20,10 +20,8 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
-import os
 import re
 import sqlite3
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
@@ -31,6 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from ..archive import scratch
 from ..archive.opening import Archive, opened
 from ..exceptions import InvalidArgument
 from ..format.v010 import NOT_SKIPPED
@@ -345,13 +344,8 @@ def _build(old: Archive, new: Archive, maps: Sequence[str]) -> Path:
         if path is not None and path.exists():
             _BUILT.move_to_end(token)
             return path
-    fd, name = tempfile.mkstemp(prefix="nitpicker-compare-", suffix=".sqlite")
-    os.close(fd)
-    path = Path(name)
-    conn = sqlite3.connect(path)
+    path, conn = scratch.create("nitpicker-compare-")
     try:
-        conn.execute("PRAGMA journal_mode = OFF")
-        conn.execute("PRAGMA synchronous = OFF")
         cols = ", ".join(f'"{c}"' for c in _COLUMNS)
         marks = ", ".join("?" for _ in _COLUMNS)
         info = {"old": _crawl(old), "new": _crawl(new)}
@@ -547,7 +541,7 @@ def compare_archives(archive: Archive | str, *, old: Archive | str, kind: str | 
     limit, offset = check_paging(limit, offset)
     with opened(old) as o, opened(archive) as n:
         path = _build(o, n, rules)
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = scratch.read(path)
     try:
         info = json.loads(conn.execute("SELECT info FROM meta").fetchone()[0])
         if kind is None:

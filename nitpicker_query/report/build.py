@@ -8,6 +8,7 @@ refused.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -18,7 +19,7 @@ from typing import Any
 from ..archive.opening import Archive, opened
 from ..exceptions import InvalidArgument
 from ..progress import working_on
-from . import finding_sheets, page_sheets, resource_sheets
+from . import compare_sheets, finding_sheets, page_sheets, resource_sheets
 from .order import QueryPattern, canonical_url, natural_key
 from .table import Table
 from .writers import CsvSink, Sink, XlsxSink, file_name
@@ -92,20 +93,26 @@ def _check_output(a: Archive, out: Path, fmt: str) -> None:
 
 def write_report(archive: Archive | str, out: str | os.PathLike[str], *,
                  sheets: Sequence[str] | None = None, dedupe_resources: bool = False,
-                 fmt: str = "xlsx") -> dict[str, Any]:
+                 fmt: str = "xlsx", compare: Archive | str | None = None
+                 ) -> dict[str, Any]:
     """Write the report of ``archive`` to ``out`` (a ``.xlsx`` file, or with
     ``fmt="csv"`` a directory of one CSV per sheet); progress goes to the caller's
-    reporter (:mod:`nitpicker_query.progress`). Returns ``{output, format, sheets:
-    [{name, rows}]}``."""
+    reporter (:mod:`nitpicker_query.progress`). ``compare``: an earlier crawl — the
+    sheets of what changed since (:mod:`.compare_sheets`) follow the others. Returns
+    ``{output, format, sheets: [{name, rows}]}``."""
     names = choose_sheets(sheets)
     target = Path(os.path.abspath(os.fspath(out)))
-    with opened(archive) as a:
+    with opened(archive) as a, contextlib.ExitStack() as stack:
+        old = stack.enter_context(opened(compare)) if compare is not None else None
         _check_output(a, target, fmt)
+        if old is not None:
+            _check_output(old, target, fmt)
+            names += list(compare_sheets.SHEET_NAMES)
         register(a)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial",
                                          dir=target.parent))
         try:
-            written = _write(a, names, dedupe_resources, fmt, staging)
+            written = _write(a, names, dedupe_resources, fmt, staging, old)
             _publish(staging, target, fmt, names)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -114,7 +121,7 @@ def write_report(archive: Archive | str, out: str | os.PathLike[str], *,
 
 
 def _write(a: Archive, names: list[str], dedupe: bool, fmt: str,
-           staging: Path) -> list[tuple[str, int]]:
+           staging: Path, old: Archive | None = None) -> list[tuple[str, int]]:
     written: list[tuple[str, int]] = []
     sink: Sink
     if fmt == "csv":
@@ -125,7 +132,7 @@ def _write(a: Archive, names: list[str], dedupe: bool, fmt: str,
         sink = XlsxSink(staging / "report.xlsx", scratch)
     with working_on(str(a.path)) as report:
         try:
-            _sheets(a, names, dedupe, sink, report, written)
+            _sheets(a, names, dedupe, sink, report, written, old)
         except BaseException:
             sink.abort()
             raise
@@ -136,9 +143,15 @@ def _write(a: Archive, names: list[str], dedupe: bool, fmt: str,
 
 def _sheets(a: Archive, names: list[str], dedupe: bool, sink: Sink,
             report: Callable[[int, int, str], None],
-            written: list[tuple[str, int]]) -> None:
+            written: list[tuple[str, int]], old: Archive | None = None) -> None:
     for number, name in enumerate(names, 1):
-        table = SHEETS[name](a, dedupe)
+        if name in SHEETS:
+            table = SHEETS[name](a, dedupe)
+        elif old is not None and name == "Changes Summary":
+            table = compare_sheets.summary(a, old)
+        else:
+            assert old is not None
+            table = compare_sheets.listing(a, old, name)
         table.rows = _reporting(table, table.rows, f"sheet {number}/{len(names)} {name}",
                                 report)
         written.append((name, sink.write(table)))

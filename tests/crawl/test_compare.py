@@ -228,3 +228,24 @@ def test_the_viewer_lists_the_changes_of_an_archive_beside_it(crawls: dict[str, 
         assert status == 403 and "outside the allowed roots" in body
         status, body, _ = get(served, "/compare?a=new.nitpicker")
         assert status == 400 and "Old (old) is required" in body
+
+
+def test_the_report_adds_the_changes_as_sheets(crawls: dict[str, Any]) -> None:
+    out = crawls["dir"] / "changes-csv"
+    r = _query("report", str(crawls["new"]), "-o", str(out), "--format", "csv",
+               "--sheets", "Summary", "--compare", str(crawls["old"]))
+    assert r.returncode == 0, r.stderr
+    assert "  Removed: 4 rows" in r.stdout and "  Added: 1 rows" in r.stdout
+    removed = (out / "removed.csv").read_text(encoding="utf-8-sig").splitlines()
+    base = crawls["old_base"]
+    assert removed == ["URL,Reason,Old Status,New Status,Redirects To",
+                       f"{base}blog/winter-offsite-2022,now 404,200,404,",
+                       f"{base}products/birch-t1,now redirects,200,301,{base}products/birch-t2",
+                       f"{base}products/ivy-leaf,now 410,200,410,",
+                       f"{base}products/moss-relay,no longer linked,200,,"]
+    summary = (out / "changes-summary.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert "comparable,yes" in summary and "rows: removed,4" in summary
+    # the old archive is read, never written: a report onto it is refused, nothing made
+    refused = _query("report", str(crawls["new"]), "-o", str(crawls["old"]),
+                     "--compare", str(crawls["old"]))
+    assert refused.returncode != 0 and "is the archive itself" in refused.stderr

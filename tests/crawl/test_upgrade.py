@@ -140,7 +140,8 @@ def test_queries_answer_with_the_old_counts(fixture: Path,
     # and every query runs
     with q.open_archive(new) as archive:
         for spec in QUERIES:
-            spec.function(archive, **SAMPLE_ARGS.get(spec.name, {}))
+            spec.function(archive, **SAMPLE_ARGS.get(spec.name, {}),
+                          **{p.name: archive for p in spec.params if p.archive})
 
 
 def test_cli_queries_and_derived_fields(upgraded: dict[str, tuple[Path, str]]) -> None:
