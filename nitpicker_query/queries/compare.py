@@ -392,7 +392,7 @@ def _linked_from(conn: sqlite3.Connection, new: Archive) -> None:
     for (url,) in conn.execute("SELECT url FROM added").fetchall():
         row = new.execute("SELECT min(s.url) FROM anchors an JOIN pages s ON "
                           "s.id = an.pageId WHERE an.hrefId = (SELECT id FROM pages "
-                          "WHERE url = ?)", (url,)).fetchone()
+                          "WHERE url = ?) AND s.url != ?", (url, url)).fetchone()
         if row is not None and row[0] is not None:
             conn.execute("UPDATE added SET linkedFrom = ? WHERE url = ?", (row[0], url))
 
@@ -439,6 +439,10 @@ def _derive(conn: sqlite3.Connection, info: dict[str, Any]) -> None:
         "'now ' || n.status ELSE 'now redirects' END, o.status, n.status, n.redirectTo "
         f"FROM o JOIN n ON n.key = o.key WHERE {both} AND o.status BETWEEN 200 AND 299 "
         "AND (n.status IN (404, 410) OR n.redirectTo IS NOT NULL)")
+    conn.execute(  # the new crawl met it only on nofollow links, and so did not follow
+        "INSERT INTO removed SELECT o.url, 'only nofollow links now', o.status, NULL, NULL "
+        f"FROM o JOIN n ON n.key = o.key WHERE {fetched.format(s='o')} AND o.status "
+        "BETWEEN 200 AND 299 AND n.skipped = 1 AND n.reason = 'nofollow'")
     conn.execute(
         "INSERT INTO removed SELECT o.url, 'no longer linked', o.status, NULL, NULL FROM o "
         f"WHERE {fetched.format(s='o')} AND o.status BETWEEN 200 AND 299 "
@@ -454,6 +458,10 @@ def _derive(conn: sqlite3.Connection, info: dict[str, Any]) -> None:
         "INSERT INTO added SELECT n.url, n.status, n.title, n.referrer FROM o JOIN n "
         f"ON n.key = o.key WHERE {both} AND o.status NOT BETWEEN 200 AND 299 "
         "AND n.status BETWEEN 200 AND 299 AND o.redirectTo IS NULL")
+    conn.execute(  # linked again by a followed link
+        "INSERT INTO added SELECT n.url, n.status, n.title, n.referrer FROM o JOIN n "
+        f"ON n.key = o.key WHERE {fetched.format(s='n')} AND n.status BETWEEN 200 AND 299 "
+        "AND o.skipped = 1 AND o.reason = 'nofollow'")
     conn.execute("CREATE TABLE incomparable (url, side, reason)")
     conn.execute(
         "INSERT INTO incomparable SELECT o.url, 'old only', CASE WHEN NOT "
@@ -473,7 +481,8 @@ def _derive(conn: sqlite3.Connection, info: dict[str, Any]) -> None:
             f"CASE WHEN {other}.skipped THEN 'skipped it (' || coalesce({other}.reason, "
             f"'skipped') || ')' ELSE 'did not fetch it' END FROM {side} JOIN {other} ON "
             f"{other}.key = {side}.key WHERE {fetched.format(s=side)} AND "
-            f"({other}.skipped = 1 OR {other}.scraped = 0)")
+            f"({other}.skipped = 1 OR {other}.scraped = 0) AND NOT ({other}.skipped = 1 "
+            f"AND {other}.reason = 'nofollow' AND {side}.status BETWEEN 200 AND 299)")
     conn.execute("CREATE TABLE links (change, source, target, status)")
     conn.execute(
         "INSERT INTO links SELECT 'new', b.source, b.target, b.status FROM n_broken b "
@@ -522,7 +531,8 @@ def compare_archives(archive: Archive | str, *, old: Archive | str, kind: str | 
       inlinks, jsonldTypes, technologies, cacheControl, securityHeaders), old and new;
     - ``added``: pages only the new crawl has (``linkedFrom``: a page linking to it), or
       that answer 2xx again;
-    - ``removed``: pages that now answer 404 or 410, redirect, or are no longer linked;
+    - ``removed``: pages that now answer 404 or 410, redirect, are no longer linked, or
+      only by ``nofollow`` links (the new crawl did not follow them);
     - ``not-comparable``: URLs only one crawl reached that the other would not have
       (outside its start URLs, or it did not complete), or that one crawl skipped;
     - ``broken-links``: links to an error of the site, ``new`` or ``fixed``;

@@ -249,3 +249,41 @@ def test_the_report_adds_the_changes_as_sheets(crawls: dict[str, Any]) -> None:
     refused = _query("report", str(crawls["new"]), "-o", str(crawls["old"]),
                      "--compare", str(crawls["old"]))
     assert refused.returncode != 0 and "is the archive itself" in refused.stderr
+
+
+def test_a_page_only_nofollow_links_lead_to_is_removed_and_back_added(
+        tmp_path: Path) -> None:
+    """A page the new crawl met only on rel=nofollow links was not followed: it is no
+    longer part of the linked site (removed, said so), not a page of unknown fate; the
+    other way round it is added. MediaWiki links a deleted article so (its deletion log)."""
+    from .conftest import SiteHandler, local_site
+
+    rel = {"v": ""}
+
+    class Site(SiteHandler):
+        def do_GET(self) -> None:
+            if self.path == "/":
+                self.answer(200, f"<title>Home</title><a href='/a' {rel['v']}>A</a>"
+                                 "<a href='/b'>B</a>")
+            elif self.path in ("/a", "/b"):
+                self.answer(200, f"<title>{self.path}</title><a href='/'>home</a>")
+            else:
+                self.answer(404, "<title>gone</title>")
+
+    bases = {}
+    for name, value in (("plain", ""), ("nofollow", "rel=nofollow")):
+        rel["v"] = value
+        with local_site(Site) as base:
+            r = run_crawl(tmp_path, base, "-o", f"{name}.nitpicker", "--no-render", "--silent")
+            assert r.returncode == 0, r.stderr
+            bases[name] = base
+    rule = f"{bases['plain']}={bases['nofollow']}"
+    plain, nofollow = tmp_path / "plain.nitpicker", tmp_path / "nofollow.nitpicker"
+    removed = _rows(nofollow, plain, "removed", maps=rule)
+    assert [(_path(r["url"]), r["reason"]) for r in removed] == [
+        ("/a", "only nofollow links now")]
+    assert _rows(nofollow, plain, "not-comparable", maps=rule) == []
+    back = f"{bases['nofollow']}={bases['plain']}"
+    added = _rows(plain, nofollow, "added", maps=back)
+    assert [_path(r["url"]) for r in added] == ["/a"]
+    assert _path(added[0]["linkedFrom"]) == "/"
