@@ -33,7 +33,8 @@ from ..archive import scratch
 from ..archive.opening import Archive, opened
 from ..exceptions import InvalidArgument
 from ..format.v010 import NOT_SKIPPED
-from .get_summary import _crawl_state
+from .get_duplicate_clusters import get_duplicate_clusters
+from .get_summary import crawl_state
 from .main_contents import main_content_table
 from .paging import check_choice, check_paging, envelope
 from .totals import crawl_totals, externals_checked
@@ -112,7 +113,7 @@ def identity(url: str) -> str:
 
 def _crawl(a: Archive) -> dict[str, Any]:
     """What the summary says of one crawl and what comparability needs."""
-    state = _crawl_state(a)
+    state = crawl_state(a)
     roots: list[str] = []
     with contextlib.suppress(Exception):
         raw = a.execute("SELECT roots, baseUrl FROM info ORDER BY id LIMIT 1").fetchone()
@@ -243,10 +244,7 @@ def _snapshot(a: Archive, key: Any, roots: list[str]) -> Iterator[tuple[Any, ...
         f"{c('og_image')}, coalesce({c('robots_noindex')}, 0), {c('responseHeaders')}, "
         f"{c('tags_providers_csv')}, {hashes or 'NULL'}, {words}, {h1}, {jsonld} "
         "FROM pages p")
-    cursor = a.connection().cursor()
-    cursor.row_factory = None
-    a._start()
-    for row in cursor.execute(sql):
+    for row in a.stream(sql):   # a chunk at a time, each within the query deadline
         (pid, url, scraped, external, skipped, reason, status, redirect, ctype, title, desc,
          canonical, og_title, og_desc, og_url, og_image, noindex, headers, tech, body,
          wc, head, types) = row
@@ -260,9 +258,9 @@ def _snapshot(a: Archive, key: Any, roots: list[str]) -> Iterator[tuple[Any, ...
         yield (key(url), url, int(bool(scraped)), int(bool(external)), int(bool(skipped)),
                reason, status, redirect or None, title or None, desc or None, head or None,
                canonical or None, og_title or None, og_desc or None, og_url or None,
-               og_image or None, indexable, int(bool(noindex)), digest, wc,
+               og_image or None, indexable, digest, wc,
                outs.get(pid, 0) if anchored else None, ins.get(pid, 0) if anchored else None,
-               types or None, tech or None, cache, security, depths.get(pid), None)
+               types or None, tech or None, cache, security, depths.get(pid))
 
 
 def _indexable(html: bool, status: int | None, noindex: bool, canonical: str | None,
@@ -281,9 +279,9 @@ def _indexable(html: bool, status: int | None, noindex: bool, canonical: str | N
 
 _COLUMNS = ("key", "url", "scraped", "external", "skipped", "reason", "status",
             "redirectTo", "title", "description", "h1", "canonical", "ogTitle",
-            "ogDescription", "ogUrl", "ogImage", "indexable", "noindex", "bodyHash",
+            "ogDescription", "ogUrl", "ogImage", "indexable", "bodyHash",
             "wordCount", "outlinks", "inlinks", "jsonldTypes", "technologies",
-            "cacheControl", "securityHeaders", "depth", "referrer")
+            "cacheControl", "securityHeaders", "depth")
 
 
 def _broken(a: Archive, key: Any) -> Iterator[tuple[str, str, int | None]]:
@@ -305,7 +303,6 @@ def _shapes(a: Archive) -> Iterator[tuple[str, str, int]]:
         for shape, count in a.rows("SELECT shape_key, max(observed_count) FROM "
                                    "dedupe_cap_events GROUP BY shape_key"):
             yield "trap event", str(shape), int(count or 0)
-    from .get_duplicate_clusters import get_duplicate_clusters  # the clusters query
     for item in get_duplicate_clusters(a, limit=1000)["items"]:
         yield "duplicate cluster", str(item["shapeKey"]), int(item["count"])
 
@@ -450,16 +447,16 @@ def _derive(conn: sqlite3.Connection, info: dict[str, Any]) -> None:
         f"AND {new_done} AND in_new_scope(o.key)")
     conn.execute("CREATE TABLE added (url, status, title, linkedFrom)")
     conn.execute(
-        "INSERT INTO added SELECT n.url, n.status, n.title, n.referrer FROM n "
+        "INSERT INTO added SELECT n.url, n.status, n.title, NULL FROM n "
         f"WHERE {fetched.format(s='n')} AND n.status BETWEEN 200 AND 299 "
         "AND NOT EXISTS (SELECT 1 FROM o WHERE o.key = n.key) "
         f"AND {old_done} AND in_old_scope(n.key)")
     conn.execute(
-        "INSERT INTO added SELECT n.url, n.status, n.title, n.referrer FROM o JOIN n "
+        "INSERT INTO added SELECT n.url, n.status, n.title, NULL FROM o JOIN n "
         f"ON n.key = o.key WHERE {both} AND o.status NOT BETWEEN 200 AND 299 "
         "AND n.status BETWEEN 200 AND 299 AND o.redirectTo IS NULL")
     conn.execute(  # linked again by a followed link
-        "INSERT INTO added SELECT n.url, n.status, n.title, n.referrer FROM o JOIN n "
+        "INSERT INTO added SELECT n.url, n.status, n.title, NULL FROM o JOIN n "
         f"ON n.key = o.key WHERE {fetched.format(s='n')} AND n.status BETWEEN 200 AND 299 "
         "AND o.skipped = 1 AND o.reason = 'nofollow'")
     conn.execute("CREATE TABLE incomparable (url, side, reason)")
@@ -527,8 +524,8 @@ def compare_archives(archive: Archive | str, *, old: Archive | str, kind: str | 
 
     - ``changed``: URLs both crawls fetched whose ``field`` differs (status, redirectTo,
       title, description, h1 — the main region's first — canonical, ogTitle,
-      ogDescription, ogUrl, ogImage, indexable, noindex, bodyHash, wordCount, outlinks,
-      inlinks, jsonldTypes, technologies, cacheControl, securityHeaders), old and new;
+      ogDescription, ogUrl, ogImage, indexable, bodyHash, wordCount, outlinks, inlinks,
+      depth, jsonldTypes, technologies, cacheControl, securityHeaders), old and new;
     - ``added``: pages only the new crawl has (``linkedFrom``: a page linking to it), or
       that answer 2xx again;
     - ``removed``: pages that now answer 404 or 410, redirect, are no longer linked, or
@@ -576,8 +573,7 @@ def compare_archives(archive: Archive | str, *, old: Archive | str, kind: str | 
                 notes.append(f"formats differ ({info['old']['format']} and "
                              f"{info['new']['format']}): values are read alike")
             return {"old": info["old"], "new": info["new"],
-                    "comparable": all(x.startswith(("formats", "not compared"))
-                                      for x in notes),
+                    "comparable": info["old"]["complete"] and info["new"]["complete"],
                     "notes": notes, "counts": counts, "changedFields": per_field,
                     "maps": rules}
         table, columns, order = _LISTS[kind]

@@ -163,7 +163,7 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
             for i, (key, _) in enumerate(_META_FIELDS)
         }
         present = {key: int(values[i + 1] or 0) for i, (key, _) in enumerate(_META_FIELDS)}
-        crawl = _crawl_state(a)
+        crawl = crawl_state(a)
         totals = crawl_totals(a, a.lite, externals_checked=externals_checked(a))
         problems = _page_problems(a)
         outages = outage_totals(a)
@@ -236,7 +236,7 @@ def _page_problems(a: Archive) -> list[dict[str, Any]]:
             for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def _crawl_state(a: Archive) -> dict[str, Any] | None:
+def crawl_state(a: Archive) -> dict[str, Any] | None:
     """How the crawl ended, from our run log; None for archives without one (upstream's).
 
     ``stopReason``: ``complete``, ``max-pages`` (the ``--max-pages`` safety net stopped
