@@ -7,9 +7,12 @@
 The pair is the archive of ``bench/make_archive.py`` and the same crawl converted to
 format 0.13 (``bench/queries.py --format013`` makes it): every URL matches, so every
 page's values are read and compared across formats — the whole work of a comparison.
-Each measurement runs in a fresh process (peak RSS is that process's): the summary
-(which builds the comparison database), then the first page of each list served from it,
-and one ``get_summary`` of the newer archive for scale.
+Each pair runs in a fresh process (peak RSS is that process's): the summary (which builds
+the comparison database), then the first page of each list served from it, and one
+``get_summary`` of the newer archive for scale. Peak RSS counts the archives' pages SQLite
+maps into memory (256 MiB each at most: the kernel's to reclaim); the process's own memory
+is its anonymous RSS after the build. A second pair, the 0.10 archive against itself, is
+the comparison without the 0.13 views' cost.
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ for kind in KINDS:
     out[kind] = time.perf_counter() - started
 out["counts"] = summary["counts"]
 out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+for line in open("/proc/self/status"):
+    if line.startswith("RssAnon:"):
+        out["anon"] = int(line.split()[1]) / 1024
 print(json.dumps(out))
 """
 
@@ -61,19 +67,30 @@ def main() -> None:
     if not new.exists():
         subprocess.run([str(Path(sys.executable).with_name("nitpicker-crawl")), "convert",
                         str(old), "--to", "0.13", "-o", str(new)], check=True)
-    r = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT)), str(old), str(new)],
-                       capture_output=True, text=True, check=True)
-    m = json.loads(r.stdout.strip().splitlines()[-1])
+    pairs = [(old, new), (old, old)]
+    runs = []
+    for before, after in pairs:
+        r = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT)), str(before),
+                            str(after)], capture_output=True, text=True, check=True)
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
     rows = [f"`python bench/compare.py --pages {args.pages}` — {old.name} (0.10) against "
-            f"{new.name} (0.13), Python {platform.python_version()}, {os.cpu_count()} CPUs\n",
-            "| step | seconds |", "|---|---|",
-            f"| get_summary of the newer archive (for scale) | {m['get_summary']:.1f} |",
-            f"| compare: the summary (reads both crawls, builds the comparison) "
-            f"| {m['summary']:.1f} |"]
-    rows += [f"| compare: first page of {kind} | {m[kind]:.2f} |"
+            f"{new.name} (0.13), and against itself; Python {platform.python_version()}, "
+            f"{os.cpu_count()} CPUs\n",
+            "| step (seconds) | 0.10 against 0.13 | 0.10 against 0.10 |", "|---|---|---|",
+            "| get_summary of the newer archive (for scale) | "
+            + " | ".join(f"{m['get_summary']:.1f}" for m in runs) + " |",
+            "| compare: the summary (reads both crawls, builds the comparison) | "
+            + " | ".join(f"{m['summary']:.1f}" for m in runs) + " |"]
+    rows += [f"| compare: first page of {kind} | "
+             + " | ".join(f"{m[kind]:.2f}" for m in runs) + " |"
              for kind in ("changed", "added", "removed", "not-comparable", "broken-links",
                           "clusters")]
-    rows += ["", f"Peak RSS of the process: {m['rss']:.0f} MiB; rows: "
+    rows += ["| peak RSS, MiB (with the archives' mapped pages) | "
+             + " | ".join(f"{m['rss']:.0f}" for m in runs) + " |",
+             "| anonymous RSS after the build, MiB (the process's own) | "
+             + " | ".join(f"{m.get('anon', 0):.0f}" for m in runs) + " |"]
+    m = runs[0]
+    rows += ["", "Rows (0.10 against 0.13): "
              + ", ".join(f"{k} {v:,}" for k, v in m["counts"].items()) + "."]
     emit(f"compare-{args.pages}", "\n".join(rows), write=args.write)
 

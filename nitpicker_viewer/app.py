@@ -167,7 +167,7 @@ DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCoun
 DEFAULTS = {"pages": {"securityHeaders": "true"},
             "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},
             "duplicate-body-clusters": {"minCount": "10"},
-            "mismatches": {"type": "canonical"}, "compare": {"kind": "changed"}}
+            "mismatches": {"type": "canonical"}}
 
 
 def diff(value: Any, other: Any) -> Markup:
@@ -367,8 +367,6 @@ class Viewer:
             return archive, name, q.get_summary(
                 archive, population=values.get("population") or "indexable")
         spec = SPECS[VIEWS[view][0]]
-        if view == "compare" and not values.get("kind"):
-            values = {**values, "kind": "changed"}   # a view lists; the summary is the API's
         args = self.with_archives(spec, params.arguments(spec, values, html=True,
                                                           view=t(view)))
         _column_set(view, values)  # a bad choice is an error before the query runs
@@ -385,6 +383,12 @@ class Viewer:
         values = {**DEFAULTS.get(view, {}), **dict(request.query_params)}
         if values.get("format", "html") != "html":
             return await self.exported(request, view, values)
+        if view == "compare" and values.get("field") and not values.get("kind"):
+            values["kind"] = "changed"   # a field names a list: the changes of that field
+        if view == "compare" and not values.get("old"):   # first, which crawl to compare with
+            name = request.query_params.get("a") or self.archives.default()
+            return await self.changes(request, None, values, {
+                "archive": name, "view": view, "result": None, "badge": None})
         try:
             heavy = view in VIEWS and SPECS[VIEWS[view][0]].heavy
             if heavy:
@@ -397,6 +401,8 @@ class Viewer:
             return self.error(request, exc, api=False)
         context: dict[str, Any] = {"archive": name, "view": view, "result": result,
                                    "badge": self.badge(archive)}
+        if view == "compare":   # the summary first, then each list with the counts above it
+            return await self.changes(request, archive, values, context)
         if view == "summary":
             cards = await _threaded(self.cards, archive)
             return self.page(request, "summary.html", cards=cards, **context)
@@ -420,6 +426,31 @@ class Viewer:
                     "template-clusters": "templates.html",
                     "template-cluster": "template.html"}.get(view, "list.html")
         return self.page(request, template, **context)
+
+    async def changes(self, request: Request, archive: q.Archive | None,
+                      values: Mapping[str, str], context: dict[str, Any]) -> Response:
+        """The Changes view: without a kind, the comparison's summary (the two crawls, how
+        comparable they are, a row per list and per changed field, each a link); with
+        one, that list under the same counts. The older crawl is chosen among the
+        archives under the roots."""
+        spec = SPECS["compare_archives"]
+        names = await _threaded(self.archives.listing)
+        context.update(spec=spec, values=values, archive_names=names,
+                       sizes=params.PAGE_SIZES)
+        if not values.get("kind") or archive is None:
+            return self.page(request, "compare.html", **context)
+        old = self.archives.open(values["old"])
+        maps = values.get("maps") or ""
+        context["summary"] = await _threaded(spec.function, archive, old=old, maps=maps)
+        page, size = params.paging(request.query_params)
+        columns = _columns(_column_set("compare", values), context["result"])
+        exported = {k: v for k, v in values.items() if k not in params.HTML_ONLY}
+        context.update(page=page, size=size, columns=columns,
+                       cells=_cell_tags(columns, {}), headings={}, column_set=None,
+                       csv_link=f"/api/{spec.name}?" + urlencode(
+                           {**exported, "format": "csv", "bom": "true"}),
+                       sort_choices=[], sort_key=None, sort_order=None, desc_first=DESC_FIRST)
+        return self.page(request, "list.html", **context)
 
     async def computing(self, request: Request, view: str, values: Mapping[str, str]
                         ) -> Response | None:

@@ -23,6 +23,23 @@ STRINGS: dict[str, str] = {
     "unused-resources": "Unused files",
     "violations": "Violations",
     "compare": "Changes",
+    "compare-choose": "Choose the older crawl to compare this one with: the summary of "
+                      "what changed comes first, then each list.",
+    "compare-old": "Old crawl", "compare-new": "New crawl (this archive)",
+    "compare-archive": "Archive", "compare-format": "Format", "compare-ended": "Ended",
+    "compare-roots": "Start URLs",
+    "compare-comparable": "Both crawls completed: a URL only one of them reached under the "
+                          "other's start URLs is added or removed.",
+    "compare-partly": "Not every URL is comparable: a URL only one crawl reached is "
+                              "listed as not comparable, never as added or removed.",
+    "compare-maps": "Old URLs rewritten by",
+    "compare-lists": "What changed", "compare-list": "List", "compare-rows": "Rows",
+    "compare-by-field": "Changed, by field", "compare-field": "Field",
+    "compare-summary": "Summary of the comparison",
+    "compare-changed": "Changed", "compare-added": "Added", "compare-removed": "Removed",
+    "compare-not-comparable": "Not comparable",
+    "compare-broken-links": "Broken links, new and fixed",
+    "compare-clusters": "Trap events and duplicate clusters, new and gone",
     "violations-here": "Findings of the analyze plugins",
     "violations-all": "All {n} in the Violations view",
     "main-content": "Main content",

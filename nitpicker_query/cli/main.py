@@ -258,8 +258,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 0 < args.query_timeout < float("inf"):
             args.parser.error(f"--query-timeout must be more than 0 seconds, got "
                               f"{args.query_timeout}")
-    # the long work: the one query that may take long, and the report
-    line = StderrLine(sys.stderr, "report" if getattr(args, "report", False) else "templates")
+    # the long work: the queries that may take long (templates computed from the stored
+    # HTML, a comparison's first build) and the report
+    label = ("report" if getattr(args, "report", False)
+             else "compare" if spec is not None and spec.name == "compare_archives"
+             else "templates")
+    line = StderrLine(sys.stderr, label)
     try:
         with progress.reporting(line):
             if getattr(args, "report", False):

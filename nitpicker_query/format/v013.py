@@ -178,6 +178,16 @@ def _anchors_view() -> str:
     )
 
 
+def _anchor_pairs_view() -> str:
+    """``anchor_pairs``: a linked pair once with its count ``n`` (as ``anchors`` would
+    expand it): a pass that only counts links or follows them reads the pairs, not every
+    instance (0.10 reads ``anchors`` as pairs of ``n`` = 1:
+    :attr:`nitpicker_query.archive.opening.Archive.pairs`)."""
+    return ("CREATE TEMP VIEW anchor_pairs AS SELECT ae.page_id AS pageId, "
+            f"ae.href_page_id AS hrefId, min(ae.count, {MAX_ANCHOR_INSTANCES}) AS n "
+            "FROM anchor_edges ae WHERE ae.count >= 1")
+
+
 def _images_view() -> str:
     """``images``: ``image_items`` with their URLs and alt text; no ``sourceCode``."""
     return (
@@ -239,8 +249,8 @@ def _page_tags_view() -> str:
     )
 
 
-VIEWS = ("pages", "pages_lite", "anchors", "images", "resources", "resources-referrers",
-         "page_tags")
+VIEWS = ("pages", "pages_lite", "anchors", "anchor_pairs", "images", "resources",
+         "resources-referrers", "page_tags")
 """The 0.10 names a 0.13 archive is read through (``page_tags`` only where the archive
 has ``page_technologies`` and no ``page_tags`` of its own)."""
 
@@ -274,6 +284,7 @@ def present(conn: sqlite3.Connection, tables: frozenset[str]) -> frozenset[str]:
         ("pages_lite", {"page_meta", "content_type_refs", "text_refs", "json_refs"},
          _pages_lite_view(_pages_view(have))),
         ("anchors", {"anchor_edges", "text_refs"}, _anchors_view()),
+        ("anchor_pairs", {"anchor_edges"}, _anchor_pairs_view()),
         ("images", {"image_items", "text_refs"}, _images_view()),
         ("resources", {"resource_items", "content_type_refs"}, _resources_views()[0]),
         ("resources-referrers", {"resource_ref_edges"}, _resources_views()[1]),
