@@ -64,6 +64,8 @@ lint: $(STAMP)
 bench: $(STAMP) browser
 	$(BIN)/python bench/queries.py --pages 300000 --format013
 	$(BIN)/python bench/convert.py --pages 300000
+	$(BIN)/python bench/compare.py --pages 300000
+	$(BIN)/python bench/link_score.py --pages 300000 --networkx-max 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
 	$(BIN)/python bench/guards.py --pages 300000
 	$(BIN)/python bench/crawl.py

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from doc import add_flag, emit  # noqa: E402
-from make_archive import archive_path, ensure  # noqa: E402
+from make_archive import ensure, ensure_013  # noqa: E402
 
 CHILD = """
 import json, resource, sys, time
@@ -62,11 +62,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=300_000)
     add_flag(parser)
     args = parser.parse_args()
-    old = ensure(args.pages)
-    new = archive_path(args.pages).with_name(old.stem + "-0.13.nitpicker")
-    if not new.exists():
-        subprocess.run([str(Path(sys.executable).with_name("nitpicker-crawl")), "convert",
-                        str(old), "--to", "0.13", "-o", str(new)], check=True)
+    old, new = ensure(args.pages), ensure_013(args.pages)
     pairs = [(old, new), (old, old)]
     runs = []
     for before, after in pairs:

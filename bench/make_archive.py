@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -236,6 +237,17 @@ DATA = Path(__file__).resolve().parent / "data"
 def archive_path(pages: int) -> Path:
     """Where the benchmark archive of ``pages`` pages lives (shared by the benchmarks)."""
     return DATA / f"site-{pages}.nitpicker"
+
+
+def ensure_013(pages: int) -> Path:
+    """The benchmark archive of ``pages`` pages converted to format 0.13 (by our
+    converter, on first use), beside the 0.10 one."""
+    source = ensure(pages)
+    converted = source.with_name(source.stem + "-0.13.nitpicker")
+    if not converted.exists():
+        subprocess.run([str(Path(sys.executable).with_name("nitpicker-crawl")), "convert",
+                        str(source), "--to", "0.13", "-o", str(converted)], check=True)
+    return converted
 
 
 def ensure(pages: int) -> Path:

@@ -35,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from doc import add_flag, emit
-from make_archive import archive_path, ensure
+from make_archive import archive_path, ensure, ensure_013
 
 import nitpicker_query as q
 from nitpicker_query.format.v010 import loose_page, strict_page
@@ -335,10 +335,7 @@ def main() -> None:
                     "(upstream-shaped copy: no page_signatures, no extra indexes)", run(copy),
                     args.write)
     if args.format013:
-        converted = largest.with_name(largest.stem + "-0.13.nitpicker")
-        if not converted.exists():
-            subprocess.run([str(Path(sys.executable).with_name("nitpicker-crawl")), "convert",
-                            str(largest), "--to", "0.13", "-o", str(converted)], check=True)
+        converted = ensure_013(max(args.pages))
         _report(converted, f"python bench/queries.py --pages {max(args.pages)} --format013 "
                 "(the same archive converted to format 0.13; raw = SQL over 0.13's tables)",
                 run(converted, "0.13"), args.write)

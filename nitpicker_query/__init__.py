@@ -45,6 +45,7 @@ from .queries.get_summary import get_summary
 from .queries.get_template_clusters import get_template_cluster, get_template_clusters
 from .queries.get_violations import get_violations
 from .queries.isolated import get_isolated_cluster, list_isolated_clusters, list_isolated_pages
+from .queries.link_score import list_link_score
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
@@ -108,6 +109,7 @@ __all__ = [
     "list_inbound_links",
     "list_isolated_clusters",
     "list_isolated_pages",
+    "list_link_score",
     "list_links",
     "list_network_outages",
     "list_pages",

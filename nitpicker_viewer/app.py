@@ -143,6 +143,8 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
                                                      "title")),
     "console-logs": ("list_console_logs", ("type", "totalCount", "pageCount", "text", "url",
                                            "line", "samplePage")),
+    "link-score": ("list_link_score", ("linkScore", "url", "inlinks", "outlinks", "depth",
+                                       "callout")),
     "network-outages": ("list_network_outages", ("startedAt", "endedAt", "probeHost",
                                                  "triggerErrorCount", "failures")),
     "unused-resources": ("list_unused_resources", ("url", "status", "contentType",
@@ -155,14 +157,16 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "unused-resources", "console-logs", "network-outages", "violations", "compare")
+       "link-score", "unused-resources", "console-logs", "network-outages", "violations",
+       "compare")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
     "duplicates": ("count", "desc"), "headers": ("url", "asc"), "images": ("pageUrl", "asc"),
-    "template-clusters": ("count", "desc")}
+    "template-clusters": ("count", "desc"), "link-score": ("linkScore", "desc")}
 DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCount",
-                        "effectiveThreshold", "detectedAt", "contentLength"})
+                        "effectiveThreshold", "detectedAt", "contentLength", "linkScore",
+                        "inlinks"})
 """Columns whose first click sorts biggest (or newest) first: what an auditor looks for."""
 DEFAULTS = {"pages": {"securityHeaders": "true"},
             "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},
@@ -721,8 +725,10 @@ def _sort_state(view: str, spec: QuerySpec, values: Mapping[str, str]
     if "sort_by" not in names:
         return (), None, "asc"
     choices = names["sort_by"].choices
-    order = values.get("sortOrder") or str(names["sort_order"].default or "asc")
     key = values.get("sortBy") or names["sort_by"].default
+    # a query without a default order sorts its biggest-first keys biggest first
+    order = values.get("sortOrder") or str(names["sort_order"].default or (
+        "desc" if key in DESC_FIRST else "asc"))
     if key:
         return choices, str(key), order
     if view in DEFAULT_SORT:

@@ -23,6 +23,7 @@ STRINGS: dict[str, str] = {
     "unused-resources": "Unused files",
     "violations": "Violations",
     "compare": "Changes",
+    "link-score": "Link score",
     "compare-choose": "Choose the older crawl to compare this one with: the summary of "
                       "what changed comes first, then each list.",
     "compare-old": "Old crawl", "compare-new": "New crawl (this archive)",

@@ -296,6 +296,8 @@ class Facts:
     html_files: int                     # .html paths in the package (files + symlinks)
     html_symlinks: int                  # … of which symlinks (untranslated pages)
     external_hosts: int                 # distinct hosts of links leaving the site
+    links: dict[str, list[str]] = field(default_factory=dict)
+    """Each HTML page's internal ``<a href>`` targets (its meta refresh is not a link)."""
 
     def summary(self) -> str:
         """The facts in a few lines (for people)."""
@@ -381,11 +383,13 @@ class Site:
         refresh: dict[str, str] = {}
         missing_: list[str] = []
         referrers: dict[str, set[str]] = {}
+        links: dict[str, set[str]] = {}
         external: set[str] = set()
         while todo:
             url = todo.pop()
             answer = self.answer(urllib.parse.urlsplit(url).path)
             targets: list[str] = []
+            anchors = 0
             if answer.status == 301:
                 assert answer.location is not None
                 redirects[url] = urllib.parse.urljoin(url, answer.location)
@@ -401,6 +405,7 @@ class Site:
                 parsed = _Page()
                 parsed.feed(answer.file.read_text(encoding="utf-8", errors="replace"))
                 targets = list(parsed.hrefs)
+                anchors = len(targets)   # the meta refresh below is no <a href>
                 if not parsed.title.strip():
                     untitled.append(url)
                 if parsed.refresh is not None:
@@ -408,7 +413,7 @@ class Site:
                     if to is not None:
                         refresh[url] = urllib.parse.urljoin(url, to)
                         targets.append(to)
-            for href in targets:
+            for n, href in enumerate(targets):
                 target = urllib.parse.urldefrag(urllib.parse.urljoin(url, spell(href))).url
                 parts = urllib.parse.urlsplit(target)
                 if parts.scheme not in ("http", "https"):
@@ -418,6 +423,9 @@ class Site:
                     continue
                 if answer.status == 200:
                     referrers.setdefault(target, set()).add(url)
+                    if answer.file is not None and answer.file.suffix == ".html" \
+                            and n < anchors:
+                        links.setdefault(url, set()).add(target)
                 if target not in seen:
                     seen.add(target)
                     todo.append(target)
@@ -434,7 +442,8 @@ class Site:
                              if not (u.endswith("/index.html") and u[:-10] in pages)),
             html_files=len(html_paths),
             html_symlinks=sum(1 for p in html_paths if p.is_symlink()),
-            external_hosts=len(external))
+            external_hosts=len(external),
+            links={u: sorted(t) for u, t in sorted(links.items())})
         self._facts[base] = found
         return found
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..archive.opening import Archive
 
 
 def as_bool(value: Any) -> bool:
@@ -41,6 +44,14 @@ def json_list(value: Any) -> list[Any]:
     except (ValueError, RecursionError):
         return []
     return parsed if isinstance(parsed, list) else []
+
+
+def start_urls(a: Archive) -> list[str]:
+    """The crawl's start URLs (``info.roots``; its base URL when it names none)."""
+    info = a.info
+    roots = [r for r in json_list(info.get("roots")) if isinstance(r, str)]
+    base = info.get("baseUrl")
+    return roots or ([base] if isinstance(base, str) and base else [])
 
 
 def like_literal(text: str) -> str:

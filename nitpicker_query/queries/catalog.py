@@ -46,6 +46,8 @@ from .isolated import (
     list_isolated_clusters,
     list_isolated_pages,
 )
+from .link_score import SORTS as LINK_SCORE_SORTS
+from .link_score import list_link_score
 from .list_dedupe_cap_events import SORT_COLUMNS as EVENT_SORTS
 from .list_dedupe_cap_events import list_dedupe_cap_events
 from .list_images import SORT_COLUMNS as IMAGE_SORTS
@@ -692,6 +694,27 @@ QUERIES += (
         "exactly as stored; list them with list_pages, or the pages command).",
         examples=("nitpicker-query page-console-logs site.nitpicker --url "
                   "https://example.com/",),
+    ),
+    QuerySpec(
+        "list_link_score", "link-score", list_link_score,
+        "Pages by link score: internal PageRank on a 0-100 logarithmic scale, strongest "
+        "first, with the strong pages that hang on few links or sit deep called out.",
+        (
+            Param("url", "str", "Only this page (URL exactly as stored).",
+                  example="https://example.com/about/"),
+            Param("callouts", "flag", "Only the strong pages called out: strong from two "
+                  "linking pages or fewer, or deeper than nine pages in ten.", default=False),
+            Param("sort_by", "choice", "Sort by link score (the default, strongest first), "
+                  "inlinks, depth or url.", default="linkScore", choices=LINK_SCORE_SORTS,
+                  example="inlinks"),
+            Param("sort_order", "choice", "Sort direction (default: desc for linkScore and "
+                  "inlinks, asc for depth and url).", choices=("asc", "desc"),
+                  example="asc"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query link-score site.nitpicker",
+                  "nitpicker-query link-score site.nitpicker --callouts"),
+        table_columns=("linkScore", "inlinks", "depth", "url", "callout"),
     ),
     QuerySpec(
         "list_network_outages", "network-outages", list_network_outages,

@@ -18,7 +18,6 @@ either. A shorter second crawl therefore never reports the pages it missed as re
 from __future__ import annotations
 
 import atexit
-import contextlib
 import json
 import re
 import threading
@@ -33,6 +32,7 @@ from ..archive import scratch
 from ..archive.opening import Archive, database_errors, opened
 from ..exceptions import InvalidArgument
 from ..format.v010 import NOT_SKIPPED
+from ._common import start_urls
 from .get_duplicate_clusters import get_duplicate_clusters
 from .get_summary import crawl_state
 from .main_contents import main_content_table
@@ -114,15 +114,7 @@ def identity(url: str) -> str:
 def _crawl(a: Archive) -> dict[str, Any]:
     """What the summary says of one crawl and what comparability needs."""
     state = crawl_state(a)
-    roots: list[str] = []
-    with contextlib.suppress(Exception):
-        raw = a.execute("SELECT roots, baseUrl FROM info ORDER BY id LIMIT 1").fetchone()
-        if raw is not None:
-            value = json.loads(raw["roots"]) if isinstance(raw["roots"], str) else None
-            roots = [r for r in value if isinstance(r, str)] if isinstance(value, list) \
-                else []
-            if not roots and isinstance(raw["baseUrl"], str):
-                roots = [raw["baseUrl"]]
+    roots = start_urls(a)
     totals = crawl_totals(a, a.lite, externals_checked=externals_checked(a))
     return {"archive": a.path.name, "format": a.format,
             "stopReason": state["stopReason"] if state else "unknown",

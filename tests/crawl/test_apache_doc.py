@@ -121,3 +121,40 @@ def test_dimensions_are_not_judged_without_rendering(manual: tuple[Path, str, An
     archive, _, _ = manual
     result = q.list_images(archive, missing_dimensions=True)
     assert result["total"] == 0 and "render" in result.get("note", "")
+
+
+def test_link_score_is_pagerank_of_the_manuals_own_links(
+        manual: tuple[Path, str, Any]) -> None:
+    """Issue 42: the link score of every page equals networkx's PageRank over the graph
+    the manual's files give (a walk of the files, no request: ``Site.facts``), by the
+    rules of docs/queries.md — a link to a redirect counts for its target, each linked
+    pair once, no self-links, the .c sources and other files pages without links out;
+    and the strongest pages are what a reader of the manual would name."""
+    import networkx as nx
+
+    archive, base, facts = manual
+
+    def leads(url: str) -> str | None:
+        for _ in range(10):
+            if url in facts.redirects:
+                url = facts.redirects[url]
+            else:
+                return url if url in nodes else None
+        return None
+
+    nodes = set(facts.pages) | set(facts.files)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(nodes)
+    for page, targets in facts.links.items():
+        for target in targets:
+            to = leads(target)
+            if to is not None and to != page:
+                graph.add_edge(page, to)
+    want = nx.pagerank(graph, alpha=0.85, tol=1e-12, max_iter=1000)
+    got = {i["url"]: i for i in every(q.list_link_score, archive)}
+    assert set(got) == nodes
+    for url, rank in want.items():
+        assert got[url]["pageRank"] == pytest.approx(rank, rel=1e-4), url
+    top = [i["url"].removeprefix(base) for i in q.list_link_score(archive, limit=5)["items"]]
+    # the English manual's hubs: its index, the module and directive indexes
+    assert "manual/en/index.html" in top, top
