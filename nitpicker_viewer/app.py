@@ -145,6 +145,9 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
                                            "line", "samplePage")),
     "link-score": ("list_link_score", ("linkScore", "url", "inlinks", "outlinks", "depth",
                                        "callout")),
+    # custom extraction over the stored HTML: the form asks first, then the matches
+    "search-html": ("search_html", ("url", "matches", "snippets")),
+    "match-selector": ("match_selector", ("url", "matches", "values")),
     "network-outages": ("list_network_outages", ("startedAt", "endedAt", "probeHost",
                                                  "triggerErrorCount", "failures")),
     "unused-resources": ("list_unused_resources", ("url", "status", "contentType",
@@ -157,8 +160,8 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "link-score", "unused-resources", "console-logs", "network-outages", "violations",
-       "compare")
+       "link-score", "search-html", "match-selector", "unused-resources", "console-logs",
+       "network-outages", "violations", "compare")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
@@ -389,6 +392,11 @@ class Viewer:
             return await self.exported(request, view, values)
         if view == "compare" and values.get("field") and not values.get("kind"):
             values["kind"] = "changed"   # a field names a list: the changes of that field
+        if view in VIEWS and view != "compare":   # a view that asks first: its form alone
+            spec = SPECS[VIEWS[view][0]]
+            empty = [p for p in spec.params if p.required and not values.get(p.camel)]
+            if empty and not any(values.get(p.camel) for p in spec.params):
+                return await self.asking(request, view, values, spec)
         if view == "compare" and not values.get("old"):   # first, which crawl to compare with
             name = request.query_params.get("a") or self.archives.default()
             return await self.changes(request, None, values, {
@@ -430,6 +438,19 @@ class Viewer:
                     "template-clusters": "templates.html",
                     "template-cluster": "template.html"}.get(view, "list.html")
         return self.page(request, template, **context)
+
+    async def asking(self, request: Request, view: str, values: Mapping[str, str],
+                     spec: QuerySpec) -> Response:
+        """A view whose query needs an answer from the user first (search-html's pattern,
+        match-selector's selector): its form, and what to fill in — not an error."""
+        name = request.query_params.get("a") or self.archives.default()
+        fields = ", ".join(label(p.camel) for p in spec.params if p.required)
+        return self.page(request, "list.html", archive=name, view=view, result=None,
+                         badge=None, spec=spec, values=values, page=1,
+                         size=params.PAGE_SIZES[-1], sizes=params.PAGE_SIZES,
+                         prompt=t("fill-in", fields=fields), columns=[], cells=[],
+                         headings={}, column_set=None, csv_link=None, sort_choices=(),
+                         sort_key=None, sort_order="asc", desc_first=DESC_FIRST)
 
     async def changes(self, request: Request, archive: q.Archive | None,
                       values: Mapping[str, str], context: dict[str, Any]) -> Response:

@@ -24,6 +24,9 @@ STRINGS: dict[str, str] = {
     "violations": "Violations",
     "compare": "Changes",
     "link-score": "Link score",
+    "search-html": "Search HTML",
+    "match-selector": "CSS selector",
+    "fill-in": "Fill in {fields} and apply: every stored HTML page of the site is read.",
     "compare-choose": "Choose the older crawl to compare this one with: the summary of "
                       "what changed comes first, then each list.",
     "compare-old": "Old crawl", "compare-new": "New crawl (this archive)",

@@ -259,10 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.parser.error(f"--query-timeout must be more than 0 seconds, got "
                               f"{args.query_timeout}")
     # the long work: the queries that may take long (templates computed from the stored
-    # HTML, a comparison's first build) and the report
+    # HTML, a comparison's first build, a search of every snapshot) and the report
     label = ("report" if getattr(args, "report", False)
-             else "compare" if spec is not None and spec.name == "compare_archives"
-             else "templates")
+             else spec.command if spec is not None and not spec.heavy else "templates")
     line = StderrLine(sys.stderr, label)
     try:
         with progress.reporting(line):

@@ -41,6 +41,7 @@ from .get_summary import get_summary
 from .get_template_clusters import get_template_cluster, get_template_clusters
 from .get_violations import SORTS as VIOLATION_SORTS
 from .get_violations import get_violations
+from .html_extraction import match_selector, search_html
 from .isolated import (
     get_isolated_cluster,
     list_isolated_clusters,
@@ -694,6 +695,41 @@ QUERIES += (
         "exactly as stored; list them with list_pages, or the pages command).",
         examples=("nitpicker-query page-console-logs site.nitpicker --url "
                   "https://example.com/",),
+    ),
+    QuerySpec(
+        "search_html", "search-html", search_html,
+        "The site's HTML pages whose stored HTML contains a text or matches a regular "
+        "expression, with snippets.",
+        (
+            Param("pattern", "str", "A literal (case-sensitive), or /regex/flags (Python "
+                  "syntax; flags i, m, s, x).", required=True, example="/G-[A-Z0-9]{6,}/"),
+            Param("context", "int", "Characters of HTML either side of a match in a "
+                  "snippet, 0-500.", default=60, minimum=0, maximum=500, example=60),
+            _URL_PATTERN,
+            *_paging(),
+        ),
+        examples=("nitpicker-query search-html site.nitpicker --pattern 'gtag('",
+                  "nitpicker-query search-html site.nitpicker --pattern '/lorem ipsum/i'"),
+        table_columns=("matches", "url", "snippets"),
+    ),
+    QuerySpec(
+        "match_selector", "match-selector", match_selector,
+        "The site's HTML pages where a CSS selector matches, with each match's text or "
+        "attribute value (or the pages where it matches nothing).",
+        (
+            Param("selector", "str", "A CSS selector, as lexbor reads it.", required=True,
+                  example=".price"),
+            Param("attribute", "str", "Each match's value of this attribute instead of its "
+                  "text.", example="content"),
+            Param("absent", "flag", "The pages where the selector matches nothing instead.",
+                  default=False),
+            _URL_PATTERN,
+            *_paging(),
+        ),
+        examples=("nitpicker-query match-selector site.nitpicker --selector h1",
+                  "nitpicker-query match-selector site.nitpicker --selector "
+                  "'meta[name=author]' --attribute content"),
+        table_columns=("matches", "url", "values"),
     ),
     QuerySpec(
         "list_link_score", "link-score", list_link_score,

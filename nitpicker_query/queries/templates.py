@@ -27,9 +27,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 import page_cluster
 
 from .. import progress
-from ..archive.html_codec import decode_html
+from ..archive import snapshots
 from ..archive.opening import Archive
-from ..exceptions import NotAnArchive
 from ..format.v010 import strict_page
 from ..format.v013 import json_text
 from ._common import json_object
@@ -43,7 +42,6 @@ first megabytes (and page_cluster stops at 20,000 elements anyway)."""
 CACHED_ARCHIVES = 4
 """Archives whose template clusters are kept per process (least recently used go)."""
 
-_CHUNK = 200
 _LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
 _ATTR = re.compile(r"""([a-zA-Z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 
@@ -161,25 +159,14 @@ def _pages(a: Archive, listed: list[tuple[int, str, Any]], taken: list[tuple[int
     (one short statement each: the query deadline is per statement). A snapshot that
     cannot be decoded (a stranger's broken frame, an unknown codec) is passed over, not
     fatal; ``taken`` receives ``(id, url)`` of each page yielded, in order."""
-    for start in range(0, len(listed), _CHUNK):
-        if start % READ_STEP == 0:
-            report(start, len(listed), f"reading page {start + 1} of {len(listed)}")
-        chunk = listed[start:start + _CHUNK]
-        hashes = list(dict.fromkeys(h for _i, _u, h in chunk))
-        marks = ",".join("?" for _ in hashes)
-        bodies = {h: (body, codec) for h, body, codec in a.rows(
-            f"SELECT hash, body, codec FROM page_html_blobs WHERE hash IN ({marks})", hashes)}
-        for page_id, url, digest in chunk:
-            if digest not in bodies:
-                continue
-            try:
-                text, _complete = decode_html(*bodies[digest], limit=HTML_LIMIT)
-            except NotAnArchive:
-                continue
-            taken.append((page_id, url))
-            yield {"id": page_id, "html": text, "paths": path_segments(url),
-                   "stylesheetHrefs": stylesheet_hrefs(text, url),
-                   "host": urlsplit(url).hostname or ""}
+    for n, (page_id, url, text, _complete) in enumerate(
+            snapshots.read(a, listed, limit=HTML_LIMIT)):
+        if n % READ_STEP == 0:
+            report(n, len(listed), f"reading page {n + 1} of {len(listed)}")
+        taken.append((page_id, url))
+        yield {"id": page_id, "html": text, "paths": path_segments(url),
+               "stylesheetHrefs": stylesheet_hrefs(text, url),
+               "host": urlsplit(url).hostname or ""}
 
 
 OVERLAP_KEY = "_metaSignatureClusters"

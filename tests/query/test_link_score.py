@@ -5,11 +5,9 @@ through every surface a user sees (the list, the CLI's CSV, bad input)."""
 
 from __future__ import annotations
 
-import http.server
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ import pytest
 
 from nitpicker_query import list_link_score
 from tests.crawl.conftest import run_crawl
+from tests.query.served import serving
 
 # path → (status, links, extra): extra is a canonical, a redirect target or "noindex"
 SITE: dict[str, tuple[int, list[str], str]] = {
@@ -36,49 +35,29 @@ SITE: dict[str, tuple[int, list[str], str]] = {
 }
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        status, links, extra = SITE.get(self.path, (404, [], ""))
-        if status == 301:
-            self.send_response(301)
-            self.send_header("Location", extra)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        if extra == "pdf":
-            body, kind = b"%PDF-1.4\n%%EOF\n", "application/pdf"
-        else:
-            head = '<meta name="robots" content="noindex">' if extra == "noindex" else ""
-            if extra.startswith("canonical:"):
-                head = f'<link rel="canonical" href="{extra.split(":", 1)[1]}">'
-            anchors = "".join(f'<a href="{href}">{href}</a> ' for href in links)
-            body = (f"<!doctype html><html><head><title>{self.path}</title>{head}</head>"
-                    f"<body><main><p>{anchors}</p></main></body></html>").encode()
-            kind = "text/html; charset=utf-8"
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+def _answer(path: str) -> tuple[int, dict[str, str], bytes]:
+    status, links, extra = SITE.get(path, (404, [], ""))
+    if status == 301:
+        return 301, {"Location": extra}, b""
+    if extra == "pdf":
+        return status, {"Content-Type": "application/pdf"}, b"%PDF-1.4\n%%EOF\n"
+    head = '<meta name="robots" content="noindex">' if extra == "noindex" else ""
+    if extra.startswith("canonical:"):
+        head = f'<link rel="canonical" href="{extra.split(":", 1)[1]}">'
+    anchors = "".join(f'<a href="{href}">{href}</a> ' for href in links)
+    return status, {"Content-Type": "text/html; charset=utf-8"}, (
+        f"<!doctype html><html><head><title>{path}</title>{head}</head>"
+        f"<body><main><p>{anchors}</p></main></body></html>").encode()
 
 
 @pytest.fixture(scope="module")
 def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     directory = tmp_path_factory.mktemp("link-score")
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    try:
+    with serving(_answer) as served:
+        base = served + "/"
         r = run_crawl(directory, base, "-o", "site.nitpicker", "--no-render", "--silent")
         assert r.returncode in (0, 2), r.stderr   # 2: the site's one broken link
         yield directory / "site.nitpicker", base
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def expected_graph() -> nx.DiGraph:

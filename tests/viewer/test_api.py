@@ -40,6 +40,8 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
         # the archive compared with itself: a second archive is named as ?a= names one
         "compare_archives": {"old": archive.name, "kind": "changed"},
         "find_mismatches": {"type": "og:title"}, "list_links": {"type": "broken"},
+        "search_html": {"pattern": "/<title>[^<]*shirt/i"},
+        "match_selector": {"selector": "meta[name=description]", "attribute": "content"},
         "get_resource_referrers": {"resource_url": home + "static/site.css"},
         "list_inbound_links": {"url": home + "products/"},
         "list_pages_by_tag": {"provider": "WordPress"},
