@@ -31,11 +31,19 @@ from .document import RawDocument
 from .tabs import TabWatchdog, browser_switches
 from .urls import normalize
 
-DISABLED_FEATURES = ("SpareRendererForSitePerProcess",)
+DISABLED_FEATURES = ("SpareRendererForSitePerProcess", "LocalNetworkAccessChecks")
 """Chromium keeps one spare renderer process ready for the browser context that
 navigated last; with a context per tab, every navigation in another context throws it
 away and starts a new one: 55 renderer processes for 60 pages at four tabs, 35 % fewer
-pages/s, against 8 processes without the spare."""
+pages/s, against 8 processes without the spare.
+
+Local Network Access checks: a document the crawler answers itself (``Fetch.fulfillRequest``)
+has no address the browser connected to, so it counts as public, and every sub-resource
+it loads from a private or loopback address of another origin — a staging site's CDN on
+10.x, a second port of localhost — is refused ("Permission was denied for this request to
+access the `loopback` address space"), where a visitor's browser on the same network
+loads it. A crawl lost those files from its resources and saw errors that a visit does
+not."""
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -539,11 +547,13 @@ class Renderer:
         # loaded)
         left_ms = int(max(0.0, deadline - loop.time()) * 1000)
         try:
-            raw: RawDocument = await asyncio.wait_for(page.evaluate(self._read_js, left_ms),
-                                                      timeout=left_ms / 1000 + self.timeout_s)
+            raw: RawDocument = await asyncio.wait_for(
+                _owned(page.evaluate(self._read_js, left_ms)),
+                timeout=left_ms / 1000 + self.timeout_s)
             values, usage = await asyncio.wait_for(asyncio.gather(
-                page.evaluate(GLOBALS_JS, self.js_paths) if self.js_paths else _none(),
-                slot.cdp.send("Runtime.getHeapUsage")), timeout=self.timeout_s)
+                _owned(page.evaluate(GLOBALS_JS, self.js_paths) if self.js_paths
+                       else _none()),
+                _owned(slot.cdp.send("Runtime.getHeapUsage"))), timeout=self.timeout_s)
         except TimeoutError:
             raise RenderFailed(f"deadline: {url} could not be read within "
                                f"{self.timeout_s:g} s (a script keeps the page busy)") from None
@@ -561,7 +571,7 @@ class Renderer:
             if r.request.resource_type == "document":
                 continue
             try:
-                headers = await asyncio.wait_for(r.all_headers(), timeout=2)
+                headers = await asyncio.wait_for(_owned(r.all_headers()), timeout=2)
             except Exception:
                 headers = {}
             resources.append({"url": r.url, "status": r.status, "statusText": r.status_text,
@@ -680,6 +690,25 @@ def _later(awaitable: Any) -> None:
     task = asyncio.ensure_future(_quietly(awaitable))
     _PENDING.add(task)
     task.add_done_callback(_PENDING.discard)
+
+
+def _owned(awaitable: Any) -> asyncio.Future[Any]:
+    """A browser call as a task whose failure is always read.
+
+    A call cut short (its deadline, or the render cancelled) is cancelled by
+    ``wait_for``, but Playwright may end it with the tab's own error (the target closed
+    under it) rather than as cancelled; nobody awaits it any more, and asyncio would
+    print that error's traceback on stderr at exit. The outcome is already decided by
+    the caller: the task's exception is read here and dropped.
+    """
+    task: asyncio.Future[Any] = asyncio.ensure_future(awaitable)
+    task.add_done_callback(_read_outcome)
+    return task
+
+
+def _read_outcome(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 async def _none() -> None:
