@@ -55,6 +55,7 @@ from .queries.list_network_outages import list_network_outages
 from .queries.list_pages import list_pages
 from .queries.list_resources import list_resources
 from .queries.main_contents import get_page_main_contents
+from .queries.match_urls import match_urls
 from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
 from .queries.page_tags import (
     count_pages_by_tag,
@@ -63,6 +64,7 @@ from .queries.page_tags import (
     list_pages_by_tag,
 )
 from .queries.pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
+from .queries.resource_inventory import list_pages_by_resource, list_resource_hosts
 from .queries.unused_resources import list_unused_resources
 
 __all__ = [
@@ -115,10 +117,13 @@ __all__ = [
     "list_network_outages",
     "list_pages",
     "list_pages_by_jsonld_type",
+    "list_pages_by_resource",
     "list_pages_by_tag",
+    "list_resource_hosts",
     "list_resources",
     "list_unused_resources",
     "match_selector",
+    "match_urls",
     "open_archive",
     "search_html",
 ]

@@ -146,6 +146,8 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "link-score": ("list_link_score", ("linkScore", "url", "inlinks", "outlinks", "depth",
                                        "callout")),
     # custom extraction over the stored HTML: the form asks first, then the matches
+    "resource-hosts": ("list_resource_hosts", ("host", "isExternal", "pages", "resources",
+                                               "bytes", "failed", "contentTypes")),
     "search-html": ("search_html", ("url", "matches", "snippets")),
     "match-selector": ("match_selector", ("url", "matches", "values")),
     "network-outages": ("list_network_outages", ("startedAt", "endedAt", "probeHost",
@@ -160,16 +162,17 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "link-score", "search-html", "match-selector", "unused-resources", "console-logs",
-       "network-outages", "violations", "compare")
+       "link-score", "resource-hosts", "search-html", "match-selector", "unused-resources",
+       "console-logs", "network-outages", "violations", "compare")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
     "duplicates": ("count", "desc"), "headers": ("url", "asc"), "images": ("pageUrl", "asc"),
-    "template-clusters": ("count", "desc"), "link-score": ("linkScore", "desc")}
+    "template-clusters": ("count", "desc"), "link-score": ("linkScore", "desc"),
+    "resource-hosts": ("pages", "desc")}
 DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCount",
                         "effectiveThreshold", "detectedAt", "contentLength", "linkScore",
-                        "inlinks"})
+                        "inlinks", "pages", "resources", "bytes", "failed"})
 """Columns whose first click sorts biggest (or newest) first: what an auditor looks for."""
 DEFAULTS = {"pages": {"securityHeaders": "true"},
             "duplicate-clusters": {"minCount": "10"}, "links": {"type": "broken"},

@@ -24,6 +24,7 @@ STRINGS: dict[str, str] = {
     "violations": "Violations",
     "compare": "Changes",
     "link-score": "Link score",
+    "resource-hosts": "Resource hosts",
     "search-html": "Search HTML",
     "match-selector": "CSS selector",
     "fill-in": "Fill in {fields} and apply: every stored HTML page of the site is read.",

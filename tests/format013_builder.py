@@ -179,5 +179,15 @@ def as_both_formats_say_it(value: Any) -> Any:
         return {k: as_both_formats_say_it(v) for k, v in value.items()
                 if v is not None and v != ""}
     if isinstance(value, list):
+        if all(isinstance(v, dict) and "sourceUrl" in v and "destUrl" in v for v in value):
+            # anchors listed one per link (links --type all): the same rule per pair
+            pairs: set[Any] = set()
+            kept = []
+            for v in value:
+                pair = (v["sourceUrl"], v["destUrl"])
+                kept.append({k: x for k, x in v.items() if k != "textContent"}
+                            if pair in pairs else v)
+                pairs.add(pair)
+            value = kept
         return [as_both_formats_say_it(v) for v in value]
     return value

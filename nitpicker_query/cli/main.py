@@ -52,7 +52,8 @@ def _add_param(parser: argparse.ArgumentParser, p: Param) -> None:
                             required=p.required, help=help_text)
     elif p.repeatable:
         parser.add_argument(p.flag, dest=p.name, action="append", default=None,
-                            metavar="RULE", help=help_text)
+                            required=p.required,
+                            metavar="URL" if p.name == "urls" else "RULE", help=help_text)
     else:
         metavar = "URL" if p.name.endswith("url") else "TEXT"
         parser.add_argument(p.flag, dest=p.name, default=p.default, required=p.required,

@@ -64,6 +64,7 @@ from .list_pages import list_pages
 from .list_resources import SORT_COLUMNS as RESOURCE_SORTS
 from .list_resources import list_resources
 from .main_contents import get_page_main_contents
+from .match_urls import match_urls
 from .page_jsonld import get_page_jsonld, get_page_jsonld_overview
 from .page_tags import (
     count_pages_by_tag,
@@ -73,6 +74,7 @@ from .page_tags import (
 )
 from .pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
 from .paging import MAX_LIMIT
+from .resource_inventory import HOST_SORTS, list_pages_by_resource, list_resource_hosts
 from .unused_resources import list_unused_resources
 
 
@@ -369,7 +371,7 @@ QUERIES: tuple[QuerySpec, ...] = (
         (
             Param("type", "choice", "broken: links whose target answers an error "
                   "(see broken_as); external: links leaving the site; orphaned: pages "
-                  "nothing links to.", required=True,
+                  "nothing links to; all: every link.", required=True,
                   choices=LINK_TYPES, example="broken"),
             Param("broken_as", "choice", "broken: which statuses count — error (4xx, 5xx or a "
                   "failed fetch), 4xx, or 404 (upstream's rule).", default="error",
@@ -379,9 +381,13 @@ QUERIES: tuple[QuerySpec, ...] = (
                   choices=LINK_DESTINATIONS, example="internal"),
             Param("include_redirect_sources", "flag", "Judge the literal link target "
                   "instead of where its redirects end.", default=False),
-            Param("by_destination", "flag", "broken/external: one item per destination, "
-                  "with the number of pages and anchors linking to it, most referred first.",
-                  default=False),
+            Param("by_destination", "flag", "broken/external/all: one item per "
+                  "destination, with the number of pages and anchors linking to it, most "
+                  "referred first.", default=False),
+            Param("source_pattern", "str", "Only links from pages whose URL matches this "
+                  "SQL LIKE pattern.", example="%/blog/%"),
+            Param("destination_pattern", "str", "Only links whose destination (after "
+                  "redirects) matches this SQL LIKE pattern.", example="%/products/%"),
             Param("sort_by", "choice", "Sort by this item key instead: sourceUrl, destUrl or "
                   "status for links; destUrl, status or referrerCount with by_destination; "
                   "url, title or status for orphaned pages.", choices=LINK_SORTS,
@@ -391,7 +397,53 @@ QUERIES: tuple[QuerySpec, ...] = (
         ),
         examples=("nitpicker-query links site.nitpicker --type broken",
                   "nitpicker-query links site.nitpicker --type broken --destination internal",
-                  "nitpicker-query links site.nitpicker --type broken --broken-as 404"),
+                  "nitpicker-query links site.nitpicker --type broken --broken-as 404",
+                  "nitpicker-query links site.nitpicker --type all --source-pattern "
+                  "'%/blog/%' --destination-pattern '%/products/%'"),
+    ),
+    QuerySpec(
+        "list_resource_hosts", "resource-hosts", list_resource_hosts,
+        "Every host the pages load sub-resources from: files, pages, bytes, failures (the "
+        "site's third-party dependencies).",
+        (
+            Param("is_external", "tristate", "True: only third-party hosts; false: only the "
+                  "site's own.", example=True),
+            Param("sort_by", "choice", "Sort key (default: pages, most first).",
+                  default="pages", choices=HOST_SORTS, example="bytes"),
+            Param("sort_order", "choice", "Sort direction (default: desc, asc for host).",
+                  choices=("asc", "desc"), example="asc"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query resource-hosts site.nitpicker --is-external",),
+        table_columns=("pages", "resources", "bytes", "failed", "host"),
+    ),
+    QuerySpec(
+        "list_pages_by_resource", "pages-by-resource", list_pages_by_resource,
+        "The pages loading a sub-resource, by URL pattern or host.",
+        (
+            Param("resource_pattern", "str", "SQL LIKE pattern on the resource URL.",
+                  example="%jquery%"),
+            Param("host", "str", "The resource's host, as resource-hosts names it.",
+                  example="cdn.example.net"),
+            *_paging(),
+        ),
+        examples=("nitpicker-query pages-by-resource site.nitpicker --resource-pattern "
+                  "'%jquery%'",),
+        table_columns=("resources", "url", "first"),
+    ),
+    QuerySpec(
+        "match_urls", "match-urls", match_urls,
+        "A list of URLs against the crawl: found, redirect, external, skipped (why), "
+        "not fetched, or missing.",
+        (
+            Param("urls", "str", "The URLs (the flag may be repeated; several separated by "
+                  "spaces), at most 1,000.", required=True, repeatable=True,
+                  example="https://example.com/old-page"),
+        ),
+        is_list=False,
+        examples=("nitpicker-query match-urls site.nitpicker --url https://example.com/a "
+                  "--url https://example.com/b",),
+        table_columns=("result", "status", "url", "matchedAs", "reason"),
     ),
     QuerySpec(
         "list_resources", "resources", list_resources,

@@ -11,7 +11,7 @@ from ._common import as_bool
 from .paging import check_choice, check_paging, envelope
 from .redirects import redirect_chain
 
-LINK_TYPES = ("broken", "external", "orphaned")
+LINK_TYPES = ("broken", "external", "orphaned", "all")
 LINK_DESTINATIONS = ("both", "internal", "external")
 SORT_KEYS = ("sourceUrl", "destUrl", "status", "referrerCount", "url", "title")
 """Item keys a list can be sorted by (ties by the default order); which apply depends on
@@ -38,6 +38,8 @@ def list_links(
     destination: str = "both",
     include_redirect_sources: bool = False,
     by_destination: bool = False,
+    source_pattern: str | None = None,
+    destination_pattern: str | None = None,
     sort_by: str | None = None,
     sort_order: str = "asc",
     limit: int = 100,
@@ -52,6 +54,9 @@ def list_links(
       ``destination``: ``internal`` (the site's own pages: what its owner can fix),
       ``external`` (unreachable hosts, others' 404s), or ``both``.
     - ``external``: one item per anchor whose resolved destination is external.
+    - ``all``: every anchor of the crawl, resolved the same way — narrowed by
+      ``source_pattern`` (SQL LIKE on the linking page's URL) and ``destination_pattern``
+      (on the resolved destination's), which narrow the other types too.
     - ``orphaned``: rendered internal HTML pages no anchor points at, directly or
       through a redirect; items ``{url, title, status}``.
 
@@ -91,6 +96,10 @@ def list_links(
                 f"sort_by {sort_by!r} is not a key of {kind.replace('_', ' ')} items; "
                 f"choose {', '.join(_SORTS[kind])}")
         order = f"{_SORTS[kind][sort_by]} {'DESC' if sort_order == 'desc' else 'ASC'}, "
+    patterns = [like_literal_sql(p) for p in (source_pattern, destination_pattern)]
+    if type == "orphaned" and any(patterns):
+        raise InvalidArgument("source_pattern and destination_pattern narrow links, not "
+                              "orphaned pages")
     with opened(archive) as a:
         if type == "orphaned":
             return _orphaned(a, limit, offset, order)
@@ -104,15 +113,22 @@ def list_links(
             dest_url = f"COALESCE({redirect_target('d', 'url')}, d.url)"
             join = ""
         test = BROKEN_AS[broken_as].format(status=status) if type == "broken" \
-            else f"{external} = 1"
+            else "1" if type == "all" else f"{external} = 1"
+        if patterns[1]:
+            test = f"({test}) AND {dest_url} LIKE {patterns[1]}"
+        # the linking page's URL, when narrowed: a test on the source row s
+        source = f" AND an.pageId IN (SELECT s.id FROM pages s WHERE s.url LIKE " \
+            f"{patterns[0]})" if patterns[0] else ""
         if destination != "both":
             test = f"({test}) AND {external} = {1 if destination == 'external' else 0}"
         # Select the few matching target rows first, then their anchors by index:
         # counting never scans every anchor.
-        where = f"an.hrefId IN (SELECT d.id FROM pages d {join}WHERE {test})"
+        # (every anchor, unnarrowed by destination: no set of all pages to build)
+        where = ("1" if test == "1" else
+                 f"an.hrefId IN (SELECT d.id FROM pages d {join}WHERE {test})") + source
         if as_bool(by_destination):
             return _by_destination(a, type, dest_url, status, external, join, test, limit,
-                                   offset, order)
+                                   offset, order, source)
         total = a.count(f"SELECT count(*) FROM anchors an WHERE {where}")
         resolved = f"{dest_url} AS destUrl, {status} AS status, {external} AS isExternal"
         select = (f"SELECT s.url AS sourceUrl, {resolved}, an.textContent, d.url AS linked, "
@@ -123,7 +139,7 @@ def list_links(
             # Many matches: walk source pages in URL order (CROSS JOIN fixes the join
             # order) and stop after the page — the sort of every match is avoided.
             sql = (f"{select} FROM pages s CROSS JOIN anchors an ON an.pageId = s.id "
-                   f"JOIN pages d ON d.id = an.hrefId {join}WHERE {test} "
+                   f"JOIN pages d ON d.id = an.hrefId {join}WHERE {test}{source} "
                    "ORDER BY s.url, an.id LIMIT ? OFFSET ?")
         else:
             # Few matches: fetch them through the target index and sort them.
@@ -143,8 +159,8 @@ def list_links(
 
 
 def _by_destination(a: Archive, kind: str, dest_url: str, status: str, external: str,
-                    join: str, test: str, limit: int, offset: int, order: str = ""
-                    ) -> dict[str, Any]:
+                    join: str, test: str, limit: int, offset: int, order: str = "",
+                    source: str = "") -> dict[str, Any]:
     """One item per resolved destination, with how many pages and anchors point at it.
 
     Driven by the destination rows (``CROSS JOIN`` fixes the order), whose anchors come
@@ -154,17 +170,29 @@ def _by_destination(a: Archive, kind: str, dest_url: str, status: str, external:
     where = test if kind != "external" else (
         f"(d.isExternal = 1 OR d.redirectDestId IS NOT NULL) AND {test}")
     total = a.count(f"SELECT count(DISTINCT {dest_url}) FROM pages d {join}WHERE {where} "
-                    "AND EXISTS (SELECT 1 FROM anchors an WHERE an.hrefId = d.id)")
+                    f"AND EXISTS (SELECT 1 FROM anchors an WHERE an.hrefId = d.id{source})")
     rows = a.execute(
         f"SELECT {dest_url} AS destUrl, max({status}) AS status, max({external}) AS "
         f"isExternal, count(DISTINCT an.pageId) AS referrerCount, count(*) AS linkCount "
-        f"FROM pages d {join}CROSS JOIN anchors an ON an.hrefId = d.id WHERE {where} "
-        f"GROUP BY {dest_url} ORDER BY {order}referrerCount DESC, destUrl LIMIT ? OFFSET ?",
+        f"FROM pages d {join}CROSS JOIN anchors an ON an.hrefId = d.id WHERE {where}"
+        f"{source} GROUP BY {dest_url} ORDER BY {order}referrerCount DESC, destUrl "
+        "LIMIT ? OFFSET ?",
         (limit, offset)).fetchall()
     items = [{"destUrl": r["destUrl"], "status": r["status"],
               "isExternal": as_bool(r["isExternal"]), "referrerCount": r["referrerCount"],
               "linkCount": r["linkCount"]} for r in rows]
     return envelope(items, total, limit, offset)
+
+
+def like_literal_sql(pattern: str | None) -> str | None:
+    """A LIKE pattern as an SQL string literal (the link lists are built as SQL text, their
+    paging bound separately): quotes doubled; a NUL refused (SQLite would cut there)."""
+    if pattern is None or pattern == "":
+        return None
+    if not isinstance(pattern, str) or "\x00" in pattern or len(pattern) > 2000:
+        raise InvalidArgument("a URL pattern must be text of at most 2,000 characters, "
+                              "without NUL")
+    return "'" + pattern.replace("'", "''") + "'"
 
 
 def _walk_sources(a: Archive, matches: int, wanted: int) -> bool:

@@ -65,7 +65,10 @@ def _values(a: Archive) -> dict[str, list[Any]]:
         picked += [str(r[0]) for r in a.rows(sql)]
     return {
         "url": [*picked, "http://127.0.0.1:9/not-in-the-archive"],
+        "urls": [" ".join([*picked, "http://127.0.0.1:9/not-in-the-archive"])],
         "resource_url": [str(r[0]) for r in a.rows("SELECT url FROM resources LIMIT 5")],
+        "host": sorted({str(r[0]).split("/")[2] for r in a.rows(
+            "SELECT url FROM resources WHERE url LIKE 'http%://%/%' LIMIT 50")}),
         "provider": [str(r[0]) for r in a.rows("SELECT DISTINCT provider FROM page_tags")]
         if a.has_table("page_tags") else [],
         "type": [str(r[0]) for r in a.rows(
@@ -110,8 +113,13 @@ def _calls(spec: QuerySpec, values: dict[str, list[Any]],
         elif p.name == "event":
             for e in values["event"]:
                 yield {**first, p.name: e}
-        elif p.name == "url_pattern":
+        elif p.name in ("url_pattern", "source_pattern", "destination_pattern"):
             yield {**first, p.name: "%trap%"}
+        elif p.name == "resource_pattern":
+            yield {**first, p.name: "%.css%"}
+        elif p.name == "host":
+            for host in values["host"]:
+                yield {**first, p.name: host}
 
 
 def test_the_archives_hold_the_same_site(pair: tuple[Archive, Archive]) -> None:

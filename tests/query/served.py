@@ -7,7 +7,10 @@ import contextlib
 import http.server
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
+
+from tests.crawl.conftest import run_crawl
 
 Answer = Callable[[str], tuple[int, dict[str, str], bytes]]
 
@@ -35,3 +38,16 @@ def serving(answer: Answer) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def crawled_once(directory: Path, answer: Answer, *, exit_codes: tuple[int, ...] = (0,)
+                 ) -> Iterator[tuple[Path, str]]:
+    """Serve ``answer`` and crawl it without rendering into ``directory/site.nitpicker``;
+    yield the archive and the base URL while the site is still up. ``exit_codes``: the
+    crawl's accepted exit codes (2 when the site has broken links on purpose)."""
+    with serving(answer) as base:
+        r = run_crawl(directory, base + "/", "-o", "site.nitpicker", "--no-render",
+                      "--silent")
+        assert r.returncode in exit_codes, r.stderr
+        yield directory / "site.nitpicker", base

@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from nitpicker_query import match_selector, open_archive, search_html
-from tests.crawl.conftest import run_crawl
-from tests.query.served import serving
+from tests.query.served import crawled_once
 
 PAGES: dict[str, str] = {
     "/": '<h1>Shop</h1><a href="/p/1">one</a> <a href="/p/2">two</a> <a href="/about">about'
@@ -40,12 +39,8 @@ def _answer(path: str) -> tuple[int, dict[str, str], bytes]:
 
 @pytest.fixture(scope="module")
 def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    directory = tmp_path_factory.mktemp("extraction")
-    with serving(_answer) as base:
-        r = run_crawl(directory, base + "/", "-o", "site.nitpicker", "--no-render",
-                      "--silent")
-        assert r.returncode == 0, r.stderr
-        yield directory / "site.nitpicker", base
+    with crawled_once(tmp_path_factory.mktemp("extraction"), _answer) as crawl:
+        yield crawl
 
 
 def _paths(result: dict[str, Any], base: str) -> list[str]:

@@ -16,8 +16,7 @@ import networkx as nx
 import pytest
 
 from nitpicker_query import list_link_score
-from tests.crawl.conftest import run_crawl
-from tests.query.served import serving
+from tests.query.served import crawled_once
 
 # path → (status, links, extra): extra is a canonical, a redirect target or "noindex"
 SITE: dict[str, tuple[int, list[str], str]] = {
@@ -52,12 +51,10 @@ def _answer(path: str) -> tuple[int, dict[str, str], bytes]:
 
 @pytest.fixture(scope="module")
 def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    directory = tmp_path_factory.mktemp("link-score")
-    with serving(_answer) as served:
-        base = served + "/"
-        r = run_crawl(directory, base, "-o", "site.nitpicker", "--no-render", "--silent")
-        assert r.returncode in (0, 2), r.stderr   # 2: the site's one broken link
-        yield directory / "site.nitpicker", base
+    # exit 2: the site's one broken link
+    with crawled_once(tmp_path_factory.mktemp("link-score"), _answer,
+                      exit_codes=(0, 2)) as (archive, served):
+        yield archive, served + "/"
 
 
 def expected_graph() -> nx.DiGraph:

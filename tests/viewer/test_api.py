@@ -41,6 +41,8 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
         "compare_archives": {"old": archive.name, "kind": "changed"},
         "find_mismatches": {"type": "og:title"}, "list_links": {"type": "broken"},
         "search_html": {"pattern": "/<title>[^<]*shirt/i"},
+        "list_pages_by_resource": {"resource_pattern": "%.css"},
+        "match_urls": {"urls": " ".join([home, home + "products/", home + "nowhere"])},
         "match_selector": {"selector": "meta[name=description]", "attribute": "content"},
         "get_resource_referrers": {"resource_url": home + "static/site.css"},
         "list_inbound_links": {"url": home + "products/"},
