@@ -166,7 +166,7 @@ def test_page_detail_shows_no_empty_rows_and_rates_read_as_rates(
     (["sumary", "x"], "nitpicker-query: error: no sub-command 'sumary'; did you mean "
                       "summary? (see nitpicker-query --help)"),
     (["links", "ARCHIVE", "--type", "brokn"], "nitpicker-query links: error: --type cannot "
-     "be 'brokn'; did you mean broken? (one of broken, external, orphaned) (see "
+     "be 'brokn'; did you mean broken? (one of broken, external, orphaned, all) (see "
      "nitpicker-query links --help)"),
 ])
 def test_a_typo_gets_one_line_with_the_nearest_name(capped_archive: Path,  # noqa: F811

@@ -32,10 +32,22 @@ SAMPLE_ARGS = {
     "get_isolated_cluster": {"representative_url": "http://localhost/a"},
     "get_page_console_logs": {"url": "http://localhost/a"},
     "get_page_main_contents": {"url": "http://localhost/a"},
+    "search_html": {"pattern": "/<title>/i"},
+    "match_selector": {"selector": "title"},
+    "list_pages_by_resource": {"resource_pattern": "%.css"},
+    "match_urls": {"urls": "http://localhost/a http://localhost/nowhere"},
     "get_duplicate_cluster": {"signature": page_keys(
         "http://localhost/a", title="Page A", description=None, og_title=None,
         og_url=None).signature},
 }
+
+
+def test_the_sample_arguments_fill_every_required_option() -> None:
+    # a new query with a required option and no sample here would fail every sweep
+    for spec in QUERIES:
+        missing = [p.name for p in spec.params if p.required and not p.archive
+                   and p.name not in SAMPLE_ARGS.get(spec.name, {})]
+        assert not missing, f"{spec.name}: add {missing} to SAMPLE_ARGS"
 
 
 def _sha(path: Path) -> str:
