@@ -68,6 +68,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/link_score.py --pages 300000 --networkx-max 300000
 	$(BIN)/python bench/html_extraction.py --pages 300000
 	$(BIN)/python bench/upstream_queries.py --pages 300000
+	$(BIN)/python bench/near_duplicates.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
 	$(BIN)/python bench/guards.py --pages 300000
 	$(BIN)/python bench/crawl.py

@@ -56,6 +56,7 @@ from .queries.list_pages import list_pages
 from .queries.list_resources import list_resources
 from .queries.main_contents import get_page_main_contents
 from .queries.match_urls import match_urls
+from .queries.near_duplicates import find_near_duplicates, get_near_duplicates
 from .queries.page_jsonld import get_page_jsonld, get_page_jsonld_overview
 from .queries.page_tags import (
     count_pages_by_tag,
@@ -90,9 +91,11 @@ __all__ = [
     "find_duplicate_clusters",
     "find_duplicates",
     "find_mismatches",
+    "find_near_duplicates",
     "get_duplicate_cluster",
     "get_duplicate_clusters",
     "get_isolated_cluster",
+    "get_near_duplicates",
     "get_page_console_logs",
     "get_page_detail",
     "get_page_html",

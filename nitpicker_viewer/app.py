@@ -54,7 +54,6 @@ from nitpicker_query.exceptions import (
     QueryTimeout,
     mask_paths,
 )
-from nitpicker_query.queries import templates
 from nitpicker_query.queries.catalog import QUERIES, REDIRECT_COLUMNS, QuerySpec
 from nitpicker_query.queries.check_headers import HEADERS as SECURITY_FLAGS
 from nitpicker_query.report import export
@@ -145,6 +144,10 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
                                            "line", "samplePage")),
     "link-score": ("list_link_score", ("linkScore", "url", "inlinks", "outlinks", "depth",
                                        "callout")),
+    "near-duplicates": ("find_near_duplicates", ("pages", "similarity", "representativeUrl",
+                                                 "members")),
+    "near-duplicates-of": ("get_near_duplicates", ("similarity", "url", "onlyHere",
+                                                   "onlyThere")),
     # custom extraction over the stored HTML: the form asks first, then the matches
     "resource-hosts": ("list_resource_hosts", ("host", "isExternal", "pages", "resources",
                                                "bytes", "failed", "contentTypes")),
@@ -162,14 +165,15 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
 NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplicate-bodies",
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
-       "link-score", "resource-hosts", "search-html", "match-selector", "unused-resources",
-       "console-logs", "network-outages", "violations", "compare")
+       "near-duplicates", "link-score", "resource-hosts", "search-html", "match-selector",
+       "unused-resources", "console-logs", "network-outages", "violations", "compare")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),
     "duplicates": ("count", "desc"), "headers": ("url", "asc"), "images": ("pageUrl", "asc"),
     "template-clusters": ("count", "desc"), "link-score": ("linkScore", "desc"),
-    "resource-hosts": ("pages", "desc")}
+    "resource-hosts": ("pages", "desc"), "near-duplicates": ("pages", "desc"),
+    "near-duplicates-of": ("similarity", "desc")}
 DESC_FIRST = frozenset({"count", "referrerCount", "observedCount", "rejectedCount",
                         "effectiveThreshold", "detectedAt", "contentLength", "linkScore",
                         "inlinks", "pages", "resources", "bytes", "failed"})
@@ -310,6 +314,9 @@ class Viewer:
             if set(value) == {"directory", "pageCount"}:   # a cluster's directories
                 return Markup("{} ({})").format(self.cell(value["directory"], archive),
                                                 value["pageCount"])
+            if {"url", "similarity"} <= set(value):   # a near duplicate: how alike
+                return Markup("{} ({} %)").format(self.cell(value["url"], archive),
+                                                  value["similarity"])
             return Markup("<code>{}</code>").format(json.dumps(value, ensure_ascii=False)[:500])
         if is_web_url(value):
             # plain str of escaped parts (Markup + str would escape the tags too)
@@ -487,11 +494,20 @@ class Viewer:
         (app.js asks ``/api/progress`` and reloads when it is done) rather than a
         browser spinning for minutes. None when the view can answer now."""
         archive = await _threaded(self.archives.open, request.query_params.get("a"))
-        key = str(archive.path)
+        spec = SPECS[VIEWS[view][0]]
+        if spec.ready is None:
+            return None
+        try:
+            args = params.arguments(spec, values, html=True, view=t(view))
+        except (NitpickerError, ValueError):
+            return None   # the view runs and shows the argument's error
+        # one piece of work per archive and options (two thresholds share one reading,
+        # but the key is only for the waiting page: a second start waits on the lock)
+        key = f"{archive.path}|{view}|{sorted(args.items())!r}"
         if key in _FAILED:   # the view runs it in the open once, and shows its error
             _FAILED.discard(key)
             return None
-        if await _threaded(templates.ready, archive):
+        if await _threaded(spec.ready, archive, **args):
             return None
         name = request.query_params.get("a") or self.archives.default()
         if key not in _COMPUTING:
@@ -502,7 +518,7 @@ class Viewer:
                     await _threaded(self.run, request, view, values, heavy=True)
                 except Exception:  # the reload shows the error as the view's own
                     _FAILED.add(key)
-                    LOG.debug("template clusters of %s failed", key, exc_info=True)
+                    LOG.debug("%s failed", key, exc_info=True)
                 finally:
                     _COMPUTING.discard(key)
 

@@ -24,6 +24,8 @@ STRINGS: dict[str, str] = {
     "violations": "Violations",
     "compare": "Changes",
     "link-score": "Link score",
+    "near-duplicates": "Near duplicates",
+    "near-duplicates-of": "Near duplicates of a page",
     "resource-hosts": "Resource hosts",
     "search-html": "Search HTML",
     "match-selector": "CSS selector",

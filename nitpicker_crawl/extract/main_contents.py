@@ -49,15 +49,8 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from nitpicker_query.keys.main_region import main_region
 from page_cluster.nesting import parse_html
-
-SEMANTIC_SELECTORS = ("main", '[role="main" i]')
-"""The candidates that say what they are, tried first."""
-NAMED_SELECTORS = (
-    "#main", ".main", "#content", ".content", "#contents", ".contents", "#main-content",
-    ".main-content", "#main_content", ".main_content", "#mainContent", ".mainContent",
-)
-"""Upstream's id and class candidates, in its order, which is their priority here."""
 
 MAX_ITEMS = 500
 """Elements of one kind listed per page (a hostile page's ten thousand images are counted,
@@ -73,7 +66,6 @@ KINDS = ("headings", "images", "tables", "buttons", "iframes", "videos", "audios
          "canvases", "custom_elements")
 """The inventories, in upstream's order; table ``page_main_content_<kind>`` each."""
 
-_NAMED = ", ".join(NAMED_SELECTORS)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SINGLE = {"table": "tables", "iframe": "iframes", "video": "videos", "audio": "audios",
            "canvas": "canvases"}
@@ -162,23 +154,6 @@ def _int(value: str | None, default: int) -> int:
     return int(m.group(1)) if m else default
 
 
-def _region(tree: LexborHTMLParser, selector: str | None) -> LexborNode | None:
-    for candidate in (*([selector] if selector else []), *SEMANTIC_SELECTORS):
-        node = tree.css_first(candidate)
-        if node is not None:
-            return node
-    # one pass over the document for every named candidate, then their priority
-    found = tree.css(_NAMED)[:1000]
-    for candidate in NAMED_SELECTORS:
-        name = candidate[1:]
-        for node in found:
-            attrs = node.attributes
-            if (attrs.get("id") == name if candidate[0] == "#"
-                    else name in (attrs.get("class") or "").split()):
-                return node
-    return None
-
-
 def _unique_selector(tree: LexborHTMLParser, node: LexborNode) -> str:
     """A CSS selector naming the node alone (what upstream's ``finder`` gives): its id
     when that is unique, else the path from ``<body>`` with ``:nth-of-type`` where
@@ -228,7 +203,7 @@ def read(tree: LexborHTMLParser, url: str, *, selector: str | None = None,
             return value[:MAX_URL]
 
     out = MainContents(body_word_count=_chars(tree.body))
-    region = _region(tree, selector)
+    region = main_region(tree, selector)
     if region is None:
         return out
     attrs = region.attributes

@@ -262,7 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the long work: the queries that may take long (templates computed from the stored
     # HTML, a comparison's first build, a search of every snapshot) and the report
     label = ("report" if getattr(args, "report", False)
-             else spec.command if spec is not None and not spec.heavy else "templates")
+             else "templates" if spec is not None and spec.command.startswith("template")
+             else spec.command if spec is not None else "templates")
     line = StderrLine(sys.stderr, label)
     try:
         with progress.reporting(line):

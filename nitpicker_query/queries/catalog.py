@@ -65,6 +65,10 @@ from .list_resources import SORT_COLUMNS as RESOURCE_SORTS
 from .list_resources import list_resources
 from .main_contents import get_page_main_contents
 from .match_urls import match_urls
+from .near_duplicates import MIN_WORDS as NEAR_MIN_WORDS
+from .near_duplicates import THRESHOLD as NEAR_THRESHOLD
+from .near_duplicates import find_near_duplicates, get_near_duplicates
+from .near_duplicates import ready as near_ready
 from .page_jsonld import get_page_jsonld, get_page_jsonld_overview
 from .page_tags import (
     count_pages_by_tag,
@@ -75,6 +79,7 @@ from .page_tags import (
 from .pages_by_jsonld_type import count_pages_by_jsonld_type, list_pages_by_jsonld_type
 from .paging import MAX_LIMIT
 from .resource_inventory import HOST_SORTS, list_pages_by_resource, list_resource_hosts
+from .templates import ready as templates_ready_of
 from .unused_resources import list_unused_resources
 
 
@@ -161,6 +166,10 @@ class QuerySpec:
     heavy: bool = False
     """Reads every stored page on its first call (template clusters: minutes on a big
     archive): servers run these apart, one at a time, so they never hold up the rest."""
+    ready: Callable[..., bool] | None = None
+    """For a heavy query: ``ready(archive, **options)`` says whether a call answers at
+    once (computed already in this process, or stored), so that an adapter that can
+    show progress (the viewer) starts the work in the background instead of waiting."""
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -199,6 +208,26 @@ def _paging(default_limit: int = 100) -> tuple[Param, Param]:
               default=0, minimum=0, example=100),
     )
 
+
+def _templates_ready(archive: Any, **_options: Any) -> bool:
+    return templates_ready_of(archive)
+
+
+_NEAR_OPTIONS = (
+    Param("threshold", "int", "Least similarity, in percent (Jaccard of three-word "
+          "shingles): 90 finds a page with a few words changed, 70 a shared boilerplate "
+          "with some text of its own.", default=NEAR_THRESHOLD, minimum=50, maximum=100,
+          example=80),
+    Param("population", "choice", "Which pages are compared: indexable ones (2xx, not "
+          "noindex, canonical absent or self) or all rendered HTML pages.",
+          default="indexable", choices=POPULATIONS, example="all"),
+    Param("selector", "str", "The content area, a CSS selector (default: the main region "
+          "— <main>, role=main, #main, .content … — else the body without header, nav, "
+          "aside and footer).", example="article", max_length=1000),
+    Param("min_words", "int", "Pages with fewer words in their content area are not "
+          "compared.", default=NEAR_MIN_WORDS, minimum=3, maximum=100_000, example=20),
+    *_paging(),
+)
 
 _URL_PATTERN = Param("url_pattern", "str", "SQL LIKE pattern on the URL: % any run, _ one "
                      "character.", example="%/news/%")
@@ -326,6 +355,31 @@ QUERIES: tuple[QuerySpec, ...] = (
             *_paging(50),
         ),
         examples=("nitpicker-query duplicates site.nitpicker --field description",),
+    ),
+    QuerySpec(
+        "find_near_duplicates", "near-duplicates", find_near_duplicates,
+        "Groups of pages whose content is at least --threshold % alike (MinHash over "
+        "three-word shingles of the content area), biggest first.",
+        _NEAR_OPTIONS,
+        examples=("nitpicker-query near-duplicates site.nitpicker",
+                  "nitpicker-query near-duplicates site.nitpicker --threshold 80 "
+                  "--selector article"),
+        table_columns=("pages", "similarity", "representativeUrl", "title"),
+        heavy=True, ready=near_ready,
+    ),
+    QuerySpec(
+        "get_near_duplicates", "near-duplicates-of", get_near_duplicates,
+        "The near duplicates of one page, most alike first, with the passages that differ.",
+        (
+            Param("url", "str", "The page (URL exactly as stored).", required=True,
+                  example="https://example.com/products/shirt-red/"),
+            *_NEAR_OPTIONS,
+        ),
+        not_found="No page with URL {url} in this archive.",
+        examples=("nitpicker-query near-duplicates-of site.nitpicker --url "
+                  "https://example.com/products/shirt-red/",),
+        table_columns=("similarity", "url", "onlyHere", "onlyThere"),
+        heavy=True, ready=near_ready,
     ),
     QuerySpec(
         "find_duplicate_bodies", "duplicate-bodies", find_duplicate_bodies,
@@ -706,7 +760,7 @@ QUERIES += (
         examples=("nitpicker-query template-clusters site.nitpicker",
                   "nitpicker-query template-clusters site.nitpicker --min-count 10"),
         table_columns=("count", "key", "capEventIds"),
-        heavy=True,
+        heavy=True, ready=_templates_ready,
     ),
     QuerySpec(
         "get_template_cluster", "template-cluster", get_template_cluster,
@@ -721,7 +775,7 @@ QUERIES += (
         examples=("nitpicker-query template-cluster site.nitpicker --key "
                   "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'",),
         table_columns=("url", "title"),
-        heavy=True,
+        heavy=True, ready=_templates_ready,
     ),
     QuerySpec(
         "list_console_logs", "console-logs", list_console_logs,

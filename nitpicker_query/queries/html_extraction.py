@@ -181,7 +181,7 @@ def search_html(archive: Archive | str, *, pattern: str, context: int = CONTEXT_
         return _answer(a, found, limit, offset)
 
 
-def _check_selector(selector: str) -> None:
+def check_selector(selector: str) -> None:
     if not isinstance(selector, str) or not selector.strip():
         raise InvalidArgument("selector must be a non-empty CSS selector.")
     if len(selector) > MAX_PATTERN:
@@ -202,7 +202,7 @@ def match_selector(archive: Archive | str, *, selector: str, attribute: str | No
     the first 20, each cut to 300 characters. ``absent``: the pages where it matches
     nothing instead (a page without its ``<h1>``, its price, its breadcrumb).
     ``url_pattern``: SQL LIKE on the URL. CSS as lexbor reads it (no XPath)."""
-    _check_selector(selector)
+    check_selector(selector)
     if attribute is not None and (not isinstance(attribute, str) or not attribute.strip()
                                   or len(attribute) > 200):
         raise InvalidArgument("attribute must be an attribute name, such as href.")
@@ -234,4 +234,4 @@ def match_selector(archive: Archive | str, *, selector: str, attribute: str | No
         return _answer(a, found, limit, offset)
 
 
-__all__ = ["compile_pattern", "match_selector", "search_html"]
+__all__ = ["check_selector", "compile_pattern", "match_selector", "search_html"]

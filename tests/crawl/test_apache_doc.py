@@ -158,3 +158,38 @@ def test_link_score_is_pagerank_of_the_manuals_own_links(
     top = [i["url"].removeprefix(base) for i in q.list_link_score(archive, limit=5)["items"]]
     # the English manual's hubs: its index, the module and directive indexes
     assert "manual/en/index.html" in top, top
+
+
+def test_near_duplicates_are_one_document_in_several_places(
+        manual: tuple[Path, str, Any]) -> None:
+    """Issue 42: near-duplicate content on software nobody here wrote. The manual serves
+    its untranslated pages in every language (the English text under /da/, /ko/ …, with
+    that language's navigation) and a directory's index at two URLs: every group is one
+    document — the same path under several languages, or a directory and its index.html —
+    and never two different documents, at the default threshold and at 80 %."""
+    archive, base, _facts = manual
+
+    def document(url: str) -> str:
+        path = url.removeprefix(base).removeprefix("manual/")
+        path = path.split("/", 1)[1] if "/" in path else path   # the language dropped
+        return path.removesuffix("index.html")
+
+    groups = every(q.find_near_duplicates, archive)
+    assert len(groups) > 100   # the untranslated pages of 11 languages
+    for threshold in (90, 80):
+        for group in every(q.find_near_duplicates, archive, threshold=threshold):
+            members = q.get_near_duplicates(archive, url=group["representativeUrl"],
+                                            threshold=threshold, limit=1000)
+            assert members is not None
+            urls = [group["representativeUrl"], *(i["url"] for i in members["items"])]
+            assert len({document(u) for u in urls}) == 1, urls
+    # the other direction: a translated page is alike to nothing — the index in every
+    # language, the Spanish installation guide — while the languages without their own
+    # installation guide serve the English one, and it is found in each
+    for path in ("manual/en/index.html", "manual/es/install.html"):
+        alone = q.get_near_duplicates(archive, url=base + path)
+        assert alone is not None and alone["total"] == 0, path
+    english = q.get_near_duplicates(archive, url=base + "manual/en/install.html")
+    assert english is not None
+    languages = {i["url"].removeprefix(base).split("/")[1] for i in english["items"]}
+    assert "es" not in languages and "da" in languages, languages

@@ -36,6 +36,7 @@ SAMPLE_ARGS = {
     "match_selector": {"selector": "title"},
     "list_pages_by_resource": {"resource_pattern": "%.css"},
     "match_urls": {"urls": "http://localhost/a http://localhost/nowhere"},
+    "get_near_duplicates": {"url": "http://localhost/a"},
     "get_duplicate_cluster": {"signature": page_keys(
         "http://localhost/a", title="Page A", description=None, og_title=None,
         og_url=None).signature},

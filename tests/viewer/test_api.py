@@ -58,6 +58,7 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
         "get_isolated_cluster": {"representative_url": q.list_isolated_clusters(archive)[
             "items"][0]["representativeUrl"]},
         "get_page_console_logs": {"url": home + "js/"},
+        "get_near_duplicates": {"url": home + "products/shirt-red/", "min_words": 3},
         "get_page_main_contents": {"url": home + "support/faq/"},
     }
 
