@@ -72,16 +72,16 @@ elif step == "library":
         text = near_text.content_text(html)
         words = near_text.tokens(text or "")
         if len(words) >= 50:
-            texts.append((url, words))
+            texts.append((url, words, text or ""))
     out["pages"] = len(texts)
     started = time.perf_counter()
-    sigs = [near_text.signature(w) for _u, w in texts]
+    sigs = [near_text.signature(near_text.word_hashes(t)) for _u, _w, t in texts]
     labels, best = near_text.near_groups(np.unique(np.vstack(sigs), axis=0), 0.9)
     out["ours"] = time.perf_counter() - started
     started = time.perf_counter()
     lsh = MinHashLSH(threshold=0.9, num_perm=128)
     hashes = []
-    for n, (_u, words) in enumerate(texts):
+    for n, (_u, words, _h) in enumerate(texts):
         m = MinHash(num_perm=128)
         m.update_batch([" ".join(words[i:i + 3]).encode() for i in range(len(words) - 2)])
         lsh.insert(str(n), m)

@@ -37,7 +37,7 @@ from ..keys.near_text import (
     passages,
     signature,
     similarity,
-    tokens,
+    word_hashes,
 )
 from .html_extraction import PAGE_BYTES, check_selector
 from .paging import check_choice, check_int, check_paging, envelope
@@ -113,7 +113,8 @@ def _read(a: Archive, population: str, selector: str | None, min_words: int) -> 
     pages = a.count(f"SELECT count(*) FROM pages p WHERE {a.population('p', population)}")
     urls: list[str] = []
     page_titles: list[str | None] = []
-    rows: list[Signature] = []
+    # filled in place: 512 bytes a page, no list of small arrays beside it
+    matrix = np.empty((len(listed), PERMUTATIONS), dtype=np.uint32)
     too_short = no_region = read = 0
     with progress.working_on(str(a.path)) as report:
         for n, (page_id, url, html, _whole) in enumerate(
@@ -125,18 +126,20 @@ def _read(a: Archive, population: str, selector: str | None, min_words: int) -> 
             if text is None:
                 no_region += 1
                 continue
-            words = tokens(text)
+            words = word_hashes(text)
             sig = signature(words) if len(words) >= min_words else None
             if sig is None:
                 too_short += 1
                 continue
             urls.append(url)
             page_titles.append(titles.get(page_id))
-            rows.append(sig)
-    matrix = np.vstack(rows) if rows else np.zeros((0, PERMUTATIONS), dtype=np.uint32)
-    distinct, node = (np.unique(matrix, axis=0, return_inverse=True) if len(rows)
-                      else (matrix, np.zeros(0, dtype=np.intp)))
-    return _Index(urls, page_titles, [int(i) for i in np.ravel(node)], distinct,
+            matrix[len(urls) - 1] = sig
+    matrix = matrix[:len(urls)]
+    # pages with the same text share one row (each signature one 512-byte value)
+    keys = np.ascontiguousarray(matrix).view(
+        np.dtype((np.void, matrix.itemsize * PERMUTATIONS))).ravel()
+    _keys, first, node = np.unique(keys, return_index=True, return_inverse=True)
+    return _Index(urls, page_titles, node.ravel().tolist(), matrix[first],
                   pages, too_short, no_region, len(listed) - read)
 
 
