@@ -242,7 +242,7 @@ def test_the_command_line_table_and_csv(crawled: tuple[Path, str]) -> None:
                           capture_output=True, text=True, timeout=120)
     rows = list(csv.DictReader(io.StringIO(data.stdout)))
     # biggest first; the two pairs by their similarity, then URL
-    assert [(r["pages"], r["representativeUrl"]) for r in rows][0] == ("3", base + "/shop/blue")
+    assert (rows[0]["pages"], rows[0]["representativeUrl"]) == ("3", base + "/shop/blue")
     assert {(r["pages"], r["representativeUrl"]) for r in rows[1:]} == {
         ("2", base + "/ja/1"), ("2", base + "/press/2024")}
     assert int(rows[1]["similarity"]) >= int(rows[2]["similarity"])
