@@ -56,7 +56,9 @@ def directory_segments(path: str) -> tuple[str, ...]:
     return (*segments[:-1], "")
 
 
-def _host_port(url: str) -> tuple[str, int | None]:
+def host_port(url: str) -> tuple[str, int | None]:
+    """The host (lower case) and port a URL's scope entry is compared on; a scheme's
+    default port is None, as an omitted one (``https://h:443/`` is ``https://h/``)."""
     parts = urlsplit(url)
     port = parts.port
     if port == {"http": 80, "https": 443}.get(parts.scheme):
@@ -86,13 +88,13 @@ class Scope:
     def __init__(self, roots: list[str]) -> None:
         self.entries: list[ScopeEntry] = []
         for root in roots:
-            host, port = _host_port(root)
+            host, port = host_port(root)
             self.entries.append(ScopeEntry(root, host, port,
                                            directory_segments(urlsplit(root).path)))
 
     def find(self, url: str) -> ScopeEntry | None:
         """The deepest entry containing ``url``, or None when it is external."""
-        host, port = _host_port(url)
+        host, port = host_port(url)
         segments = _segments(urlsplit(url).path)
         best: ScopeEntry | None = None
         for entry in self.entries:
