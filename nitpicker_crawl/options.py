@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-RUN_LOCAL = frozenset({"roots", "silent"})
+from .fetch.request_headers import TOKEN, RequestHeaders
+
+RUN_LOCAL = frozenset({"roots", "silent", "headers"})
 """Fields that belong to one run, not to the crawl: never restored on ``--resume``
-(the roots come from ``info.roots``; ``--silent`` is how this terminal wants it)."""
+(the roots come from ``info.roots``; ``--silent`` is how this terminal wants it; the
+request headers' values are never stored — ``header_names`` records their names, and a
+resumed run sends only the headers given to it)."""
 
 FLAGS: dict[str, str] = {
     "parallels": "--parallels", "interval_ms": "--interval", "excludes": "--exclude",
@@ -92,6 +96,8 @@ class CrawlOptions:
     fetch_once: bool = True             # rendering: the fetched response answers the browser
                                         # (False: HEAD, then the browser's own GET; kept for
                                         # bench/fetch_once.py, which measures the difference)
+    # --header, --authorization, --header-file: for the site's hosts; never stored
+    headers: RequestHeaders = field(default_factory=RequestHeaders)
 
     def info_row(self) -> dict[str, Any]:
         """The ``info`` columns the archive records for these options."""
@@ -105,10 +111,27 @@ class CrawlOptions:
         }
 
     def to_json(self) -> str:
-        """Every field but the run-local ones, as the JSON ``crawl_runs.options`` holds."""
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                  if f.name not in RUN_LOCAL}
+        """Every field but the run-local ones, as the JSON ``crawl_runs.options`` holds;
+        of the request headers, their names only (``header_names``): a value may be a
+        password, and an archive is shared."""
+        values: dict[str, Any] = {f.name: getattr(self, f.name)
+                                  for f in dataclasses.fields(self) if f.name not in RUN_LOCAL}
+        values["header_names"] = list(self.headers.names)
         return json.dumps(values, sort_keys=True)
+
+    @staticmethod
+    def stored_header_names(text: str | None) -> tuple[str, ...]:
+        """The request headers' names a stored ``crawl_runs.options`` records (what
+        ``--resume`` warns about when they are not given again); anything that is not a
+        list of header names (another version's, a stranger's) counts as none."""
+        try:
+            data = json.loads(text) if text else {}
+        except ValueError:
+            return ()
+        names = data.get("header_names") if isinstance(data, dict) else None
+        if not isinstance(names, list):
+            return ()
+        return tuple(n for n in names if isinstance(n, str) and TOKEN.fullmatch(n))
 
     @staticmethod
     def stored(text: str | None) -> dict[str, Any]:

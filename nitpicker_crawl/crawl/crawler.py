@@ -149,11 +149,16 @@ class Crawler:
     async def run(self) -> CrawlOutcome:
         started = time.monotonic()
         opts = self.options
+        # the user's request headers, bound to the start URLs' hosts: both fetchers and
+        # the browser ask this one rule (an external link to the site's own host, outside
+        # the start URL's directory, is the site's too; another host never is)
+        headers = opts.headers.for_site(opts.roots) if opts.headers else None
         self.fetcher = Fetcher(user_agent=opts.user_agent, timeout_s=opts.timeout_s,
                                retry=opts.retry, parallels=opts.parallels,
                                max_redirects=opts.max_redirects,
                                disable_queries=opts.disable_queries,
-                               max_body=opts.max_body_size, page_timeout_s=opts.page_timeout_s)
+                               max_body=opts.max_body_size, page_timeout_s=opts.page_timeout_s,
+                               headers=headers)
         self.robots = Robots(self.fetcher, opts.user_agent, on_note=self._robots_note)
         # external links: a client, deadline and dead-host memory of their own
         self.external_fetcher = Fetcher(
@@ -161,7 +166,7 @@ class Crawler:
             retry=min(opts.retry, 2), parallels=EXTERNAL_WORKERS,
             max_redirects=opts.max_redirects, disable_queries=opts.disable_queries,
             max_body=opts.max_body_size, page_timeout_s=opts.external_timeout_s,
-            dead_hosts=True, deadline_flag="--external-timeout")
+            dead_hosts=True, deadline_flag="--external-timeout", headers=headers)
         self.external_robots = Robots(self.external_fetcher, opts.user_agent,
                                       on_note=self._robots_note, links_only=True)
         self.watch = self.stops.watch = self.held.watch(
@@ -184,7 +189,7 @@ class Crawler:
                 renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,
                                     timeout_s=opts.timeout_s, images=opts.image,
                                     max_tab_memory_mb=opts.max_tab_memory_mb,
-                                    answer_documents=opts.fetch_once,
+                                    answer_documents=opts.fetch_once, headers=headers,
                                     js_paths=technologies.js_paths()
                                     if fingerprints is not None else None)
                 await renderer.start()

@@ -33,6 +33,12 @@ What a server controls is bounded (docs/security.md, "Sites from strangers"):
 - a same-site URL that redirects to another host ends at that host: under
   ``--no-fetch-external`` it is not requested (:class:`ExternalRedirect`), otherwise it
   is fetched as external links are, metadata only.
+
+The user's request headers (``--header``, ``--authorization``, ``--header-file``) are
+added per request, by the URL of that request alone
+(:meth:`~nitpicker_crawl.fetch.request_headers.SiteHeaders.for_url`): since redirects are
+followed here hop by hop, a hop to another host is asked without them, whatever the hop
+before carried.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ import httpx2 as httpx
 
 from .body import ACCEPT_ENCODING, BodyTooLarge, UndecodableBody, read_body
 from .charset import decode_html
+from .request_headers import SiteHeaders
 from .urls import normalize
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -182,8 +189,11 @@ class Fetcher:
     def __init__(self, *, user_agent: str, timeout_s: float, retry: int, parallels: int,
                  max_redirects: int = 10, disable_queries: bool = False,
                  max_body: int = 50 << 20, page_timeout_s: float = 120.0,
-                 dead_hosts: bool = False, deadline_flag: str = "--page-timeout") -> None:
+                 dead_hosts: bool = False, deadline_flag: str = "--page-timeout",
+                 headers: SiteHeaders | None = None) -> None:
         self.timeout_s = timeout_s
+        # the user's headers, for the site's hosts only; None or empty: no request has any
+        self.headers = headers if headers else None
         self.deadline_flag = deadline_flag   # the flag that sets page_timeout_s
         # host → the failure that showed nothing is there (see the module docstring)
         self.dead_hosts: dict[str, tuple[str, str]] | None = {} if dead_hosts else None
@@ -240,8 +250,10 @@ class Fetcher:
                 # connecting has a little less than the whole budget, so a host that
                 # never accepts is told apart from a server that accepted and went quiet
                 limits = httpx.Timeout(budget, connect=budget * 0.9)
+                extra = self.headers.for_url(url) if self.headers is not None else None
                 async with asyncio.timeout(budget), \
-                        self.client.stream(method, url, timeout=limits) as response:
+                        self.client.stream(method, url, timeout=limits,
+                                           headers=extra or None) as response:
                     answer = self._answer(url, response)
                     if want_body and method == "GET" and (any_type or answer.is_html):
                         answer.body = await read_body(

@@ -28,6 +28,7 @@ from nitpicker_query.exceptions import NitpickerError
 from nitpicker_query.terminal import fit
 
 from .document import RawDocument
+from .request_headers import SiteHeaders
 from .tabs import TabWatchdog, browser_switches
 from .urls import normalize
 
@@ -273,8 +274,12 @@ class Renderer:
 
     def __init__(self, *, size: int, user_agent: str, timeout_s: float, images: bool,
                  answer_documents: bool = True, js_paths: list[str] | None = None,
-                 max_tab_memory_mb: int = 1024) -> None:
+                 max_tab_memory_mb: int = 1024, headers: SiteHeaders | None = None) -> None:
         self.size = max(1, size)
+        # the user's request headers: every request of a page is then paused, and those
+        # to the site's hosts continue with them (see _new_slot); None: none is paused
+        # but documents, as without headers
+        self.headers = headers if headers else None
         # globals to read for technology detection (newline-joined); None: none
         self.js_paths = "\n".join(js_paths) if js_paths else None
         self.answer_documents = answer_documents
@@ -364,6 +369,12 @@ class Renderer:
         network stack, and its HTTP cache stays on (Playwright's ``page.route`` would
         send every request through Python and turn the cache off, and costs two driver
         round trips per page to register and remove: 10 % fewer pages/s here).
+
+        With request headers (``--header`` …) every request is paused, because only a
+        request seen here can get them for the site's hosts and not for another's
+        (``context.set_extra_http_headers`` would send them to every host a page loads
+        from): :meth:`_let_through` adds them. That costs a round trip per request, so
+        it is done only when headers were given.
         """
         context = await self._browser.new_context(user_agent=self.user_agent,
                                                   ignore_https_errors=True)
@@ -381,8 +392,10 @@ class Renderer:
             task.add_done_callback(self._answers.discard)
 
         cdp.on("Fetch.requestPaused", paused)
+        every = {"urlPattern": "*", "requestStage": "Request"}
+        documents = {**every, "resourceType": "Document"}
         await cdp.send("Fetch.enable", {"patterns": [
-            {"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}]})
+            every if self.headers is not None else documents]})
         page.on("dialog", _dismiss)
         return slot
 
@@ -391,12 +404,14 @@ class Renderer:
         without one, let through once); any other navigation of the main frame —
         ``location.href = …`` after load, a meta refresh, ``location.reload()`` — is
         answered ``204 No Content``, which a browser treats as "stay on this document":
-        what is stored is always the requested URL's page. Frames go to the network."""
+        what is stored is always the requested URL's page. Frames, and sub-resources
+        (paused only when request headers were given), go to the network."""
         request_id = event["requestId"]
         url = event.get("request", {}).get("url", "").split("#", 1)[0]
         with contextlib.suppress(Exception):  # the page may be gone meanwhile
-            if event.get("frameId") != slot.main_frame:
-                await slot.cdp.send("Fetch.continueRequest", {"requestId": request_id})
+            if event.get("frameId") != slot.main_frame or \
+                    event.get("resourceType", "Document") != "Document":
+                await self._let_through(slot, event, url)
                 return
             serving = slot.serving
             if serving is not None and (serving[0] == url or serving[0] == normalize(url)):
@@ -404,7 +419,7 @@ class Renderer:
                 slot.serving = None
                 document = serving[1]
                 if document is None:
-                    await slot.cdp.send("Fetch.continueRequest", {"requestId": request_id})
+                    await self._let_through(slot, event, url)
                     return
                 await slot.cdp.send("Fetch.fulfillRequest", {
                     "requestId": request_id, "responseCode": document.status,
@@ -415,6 +430,25 @@ class Renderer:
             await slot.cdp.send("Fetch.fulfillRequest", {
                 "requestId": request_id, "responseCode": 204, "responseHeaders": [],
                 "body": ""})
+
+    async def _let_through(self, slot: _Slot, event: dict[str, Any], url: str) -> None:
+        """Send a paused request on to the network, with the user's request headers
+        when it goes to the site's hosts (:meth:`SiteHeaders.for_url`), unchanged
+        otherwise. ``Fetch.continueRequest``'s headers replace the request's, so the
+        browser's own are given back beside ours — but not ``Cookie``: since Chromium
+        145 one given there overrides the cookie jar, and the copy seen at the pause may
+        be stale; left out, the network stack adds the jar's. CDP does not carry these
+        headers over to a redirect: the next hop is paused again and judged by its URL.
+        A failure here says nothing about the values (the caller drops it)."""
+        params: dict[str, Any] = {"requestId": event["requestId"]}
+        ours = self.headers.for_url(url) if self.headers is not None else {}
+        if ours:
+            taken = {name.lower() for name in ours}
+            browser = event.get("request", {}).get("headers", {})
+            params["headers"] = [{"name": k, "value": str(v)} for k, v in browser.items()
+                                 if k.lower() not in taken and k.lower() != "cookie"] + \
+                [{"name": k, "value": v} for k, v in ours.items()]
+        await slot.cdp.send("Fetch.continueRequest", params)
 
     async def render(self, url: str, document: Document | None = None) -> Rendered:
         """Render ``url`` in a slot of its own and extract; raises :class:`RenderFailed`.
