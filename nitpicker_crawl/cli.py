@@ -36,6 +36,7 @@ from .extract import templates
 from .extract.inventory import read_list
 from .extract.main_contents import SelectorError, check_selector
 from .fetch.excludes import split_list
+from .fetch.request_headers import HeaderError, RequestHeaders, from_flags
 from .fetch.scope import Scope
 from .fetch.urls import normalize
 from .options import FLAGS, MINIMUM, CrawlOptions
@@ -182,6 +183,30 @@ def build_parser() -> argparse.ArgumentParser:
                    "listing, a CMS export). Read at the start of this run only.")
     p.add_argument("--strict", action=argparse.BooleanOptionalAction,
                    help="Exit 1 (not 2) when only external links failed.")
+    hdr = p.add_argument_group(
+        "request headers (a staging site behind a login; docs/security.md)",
+        "Sent with every request to the start URLs' hosts (host and port): pages, "
+        "redirects, robots.txt, sitemaps and, rendered, the site's own scripts, styles, "
+        "images and frames. Never to another host or port (links to other sites, files a "
+        "page loads from elsewhere, a redirect's hop there), nor over plain http when the start "
+        "URL is https. Read in this order: --header-file, --header, --authorization; a "
+        "name given twice (in any case) is sent once, with the last value. Values are "
+        "never stored, printed or shown in errors; the archive records the names, and "
+        "--resume warns about those not given again. Rendered, every request of a page "
+        "then goes through the crawler (its cost: docs/BENCHMARKS.md).")
+    hdr.add_argument("--header", dest="headers", action="append", metavar="'NAME: VALUE'",
+                     help="A request header; repeatable. User-Agent is refused (use "
+                     "--user-agent, which goes to every host), and so are Host, "
+                     "Content-Length, Transfer-Encoding, Connection and Accept-Encoding. "
+                     "Example: --header 'X-Staging: 1'.")
+    hdr.add_argument("--authorization", metavar="VALUE",
+                     help="The Authorization header: USER:PASSWORD (no space) is sent as "
+                     "Basic base64(USER:PASSWORD), anything else as given ('Bearer TOKEN', "
+                     "'Basic dXNlcjpwYXNz'). A command line is seen by ps and kept in shell "
+                     "history: --header-file keeps the secret out of both.")
+    hdr.add_argument("--header-file", dest="header_files", action="append", metavar="FILE",
+                     help="Request headers from FILE, one 'Name: value' a line (blank lines "
+                     "and # comments skipped); repeatable.")
     lim = p.add_argument_group("limits (what a site may cost; docs/security.md)")
     lim.add_argument("--max-body-size", type=parse_size, metavar="BYTES",
                      help="Most bytes one body may decode to (a gzip bomb stops there); a "
@@ -306,6 +331,17 @@ def _check_ranges(parser: argparse.ArgumentParser, given: dict[str, Any]) -> Non
             parser.error(f"--exclude-pattern {pattern!r} is not a regular expression: {exc}")
 
 
+def _request_headers(parser: argparse.ArgumentParser, args: argparse.Namespace
+                     ) -> RequestHeaders:
+    """The ``--header-file``, ``--header`` and ``--authorization`` headers, read before
+    anything is written: a bad one is a usage error naming its flag (and never quoting a
+    value: :class:`HeaderError`)."""
+    try:
+        return from_flags(args.header_files or (), args.headers or (), args.authorization)
+    except HeaderError as exc:
+        parser.error(str(exc))
+
+
 def _check_output(parser: argparse.ArgumentParser, output: Path, *, overwrite: bool,
                   resumable: bool = True, flag: str = "--overwrite") -> None:
     """Refuse an output that cannot be written before a single page is fetched."""
@@ -362,8 +398,10 @@ def _resume_command(path: Path) -> str:
 
 
 def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
-          given: dict[str, Any], roots: list[str]) -> tuple[ArchiveWriter, CrawlOptions]:
-    """The writer and the options of this run: a new crawl, or a resumed one."""
+          given: dict[str, Any], roots: list[str], headers: RequestHeaders
+          ) -> tuple[ArchiveWriter, CrawlOptions]:
+    """The writer and the options of this run: a new crawl, or a resumed one. The
+    request headers are this run's alone: a resumed crawl stored their names only."""
     if args.resume:
         output = Path(args.output) if args.output else None
         if output is not None:
@@ -382,6 +420,7 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
             if name in stored and stored[name] != value:
                 print(f"{PROG}: {_given_as(name, value)} overrides the crawl's "
                       f"{_given_as(name, stored[name])}", file=sys.stderr)
+        _warn_missing_headers(CrawlOptions.stored_header_names(stored_text), headers)
         added = [r for r in roots if r not in kept]
         if added and kept and not args.add_root:
             writer.give_up()
@@ -392,7 +431,7 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
         if not roots:
             writer.give_up()
             raise NitpickerError("the archive records no start URL to resume from")
-        options = CrawlOptions(roots=tuple(roots), **{**stored, **given})
+        options = CrawlOptions(roots=tuple(roots), **{**stored, **given}, headers=headers)
         if roots != kept:
             writer.set_roots(roots)
         writer.update_info(options.info_row())
@@ -404,8 +443,20 @@ def _open(parser: argparse.ArgumentParser, args: argparse.Namespace,
     workdir = ArchiveWriter.default_workdir(output.absolute())
     if args.overwrite and (workdir / "db.sqlite").exists() and locks.probe(workdir) is None:
         shutil.rmtree(workdir)
-    options = CrawlOptions(roots=tuple(roots), **given)
+    options = CrawlOptions(roots=tuple(roots), **given, headers=headers)
     return ArchiveWriter.create(output, roots=roots, **options.info_row()), options
+
+
+def _warn_missing_headers(stored: tuple[str, ...], headers: RequestHeaders) -> None:
+    """One line when the resumed crawl ran with request headers this run does not send
+    (by name, in any case): its pages may now answer 401 — or the user meant it, so the
+    crawl goes on."""
+    given = {name.lower() for name in headers.names}
+    missing = [name for name in stored if name.lower() not in given]
+    if missing:
+        print(f"{PROG}: warning: the crawl was run with request header(s) "
+              f"{escape(', '.join(missing))}, not given here: they are not sent (give them "
+              "again with --header, --authorization or --header-file)", file=sys.stderr)
 
 
 def _restored(options: CrawlOptions, given: dict[str, Any]) -> str:
@@ -620,6 +671,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(arguments)
     given = _given(args)
     _check_ranges(parser, given)
+    headers = _request_headers(parser, args)
     roots: list[str] = []
     for url in args.urls:
         url, assumed = _with_scheme(parser, url)
@@ -641,7 +693,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         listed = (f"list:{Path(args.list_file).name if args.list_file != '-' else 'stdin'}",
                   lines, sha)
     try:
-        writer, options = _open(parser, args, given, roots)
+        writer, options = _open(parser, args, given, roots, headers)
     except ArchiveBusy as exc:
         return _fail(f"{exc} (another nitpicker-crawl is writing it)")
     except NitpickerError as exc:
