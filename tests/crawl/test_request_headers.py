@@ -96,14 +96,17 @@ def third_party(path: str) -> tuple[int, dict[str, str], bytes]:
 
 def the_site(other: str) -> Answer:
     """Three pages linking each other and ``other``; the home page loads its own
-    stylesheet, script (which fetches /api.json), image and an image redirecting to
-    ``other``, and a script, an image and a fetch of ``other``; /moved redirects there."""
+    stylesheet, script (which fetches /api.json), image, an image redirecting to another
+    of its own and one redirecting to ``other``, a frame of its own (with an image), and a
+    script, an image, a fetch and a frame of ``other``; /moved redirects there."""
     home = f"""<!DOCTYPE html><html lang="en"><head><title>Home</title>
 <link rel="stylesheet" href="/style.css"><script src="/app.js"></script>
 <script src="{other}/third.js"></script></head><body>
 <a href="/a.html">A</a> <a href="/b.html">B</a> <a href="{other}/ext.html">out</a>
 <a href="/moved">moved</a> <img src="/logo.png" alt="logo">
 <img src="{other}/pixel.png" alt="p"> <img src="/img-moved.png" alt="m">
+<img src="/img-hop.png" alt="h">
+<iframe src="/frame.html"></iframe> <iframe src="{other}/frame.html"></iframe>
 <script>fetch('/api.json'); fetch('{other}/beacon.json', {{mode: 'no-cors'}});</script>
 </body></html>"""
     pages = {
@@ -111,6 +114,7 @@ def the_site(other: str) -> Answer:
         "/a.html": '<!DOCTYPE html><title>A</title><link rel="stylesheet" href="/style.css">'
                    '<a href="/">home</a> <a href="/b.html">B</a>',
         "/b.html": '<!DOCTYPE html><title>B</title><a href="/a.html">A</a>',
+        "/frame.html": '<!DOCTYPE html><title>Frame</title><img src="/logo.png?frame">',
     }
     files = {"/style.css", "/app.js", "/logo.png", "/api.json"}
 
@@ -124,6 +128,8 @@ def the_site(other: str) -> Answer:
             return 302, {"Location": f"{other}/landing.html"}, b""
         if path == "/img-moved.png":
             return 302, {"Location": f"{other}/pixel2.png"}, b""
+        if path == "/img-hop.png":  # a redirect that stays on the site
+            return 302, {"Location": "/logo.png?hop"}, b""
         if path in files:
             kind, body = typed(path)
             if path == "/app.js":
@@ -165,9 +171,10 @@ def stored_options(archive: Path) -> list[dict[str, Any]]:
 
 SITE_PATHS = {"/robots.txt", "/sitemap.xml", "/", "/a.html", "/b.html", "/moved"}
 RENDERED_SITE_PATHS = {"/style.css", "/app.js", "/logo.png", "/img-moved.png", "/api.json",
-                       "/api.json?from=app"}
+                       "/api.json?from=app", "/img-hop.png", "/logo.png?hop", "/frame.html",
+                       "/logo.png?frame"}
 OTHER_PATHS = {"/ext.html", "/landing.html"}
-RENDERED_OTHER_PATHS = {"/third.js", "/pixel.png", "/pixel2.png", "/beacon.json"}
+RENDERED_OTHER_PATHS = {"/third.js", "/pixel.png", "/pixel2.png", "/beacon.json", "/frame.html"}
 
 
 @pytest.mark.parametrize("render", [False, True], ids=["no-render", "rendered"])
