@@ -73,6 +73,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/guards.py --pages 300000
 	$(BIN)/python bench/crawl.py
 	$(BIN)/python bench/fetch_once.py
+	$(BIN)/python bench/request_headers.py
 	$(BIN)/python bench/technologies.py
 	$(BIN)/python bench/viewer.py --pages 300000
 	$(BIN)/python bench/report.py --pages 30000 300000
