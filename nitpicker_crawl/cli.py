@@ -193,7 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
         "name given twice (in any case) is sent once, with the last value. Values are "
         "never stored, printed or shown in errors; the archive records the names, and "
         "--resume warns about those not given again. Rendered, every request of a page "
-        "then goes through the crawler (its cost: docs/BENCHMARKS.md).")
+        "then goes through the crawler: about 5 % more CPU a page with ten images "
+        "(docs/BENCHMARKS.md).")
     hdr.add_argument("--header", dest="headers", action="append", metavar="'NAME: VALUE'",
                      help="A request header; repeatable. User-Agent is refused (use "
                      "--user-agent, which goes to every host), and so are Host, "
