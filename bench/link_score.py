@@ -47,6 +47,13 @@ elif step == "query":
     started = time.perf_counter()
     list_link_score(path, limit=100, offset=1000, sort_by="depth")
     out["later"] = time.perf_counter() - started
+    from nitpicker_query import get_page_detail, list_pages
+    started = time.perf_counter()
+    first = list_pages(path, sort_by="linkScore", sort_order="desc", limit=100)
+    out["pages"] = time.perf_counter() - started
+    started = time.perf_counter()
+    get_page_detail(path, url=first["items"][0]["url"], link_score=True)
+    out["detail"] = time.perf_counter() - started
     started = None
 elif step == "networkx":
     import networkx as nx
@@ -95,6 +102,10 @@ def main() -> None:
                 + " | ".join(f"{m['first']:.1f} | {m['rss']:.0f}" for m in query) + " |")
     rows.append("| link-score: a later page (sorted by depth, offset 1000) | "
                 + " | ".join(f"{m['later']:.2f} | " for m in query) + " |")
+    rows.append("| pages --sort-by linkScore --sort-order desc, first page (scores kept) | "
+                + " | ".join(f"{m['pages']:.2f} | " for m in query) + " |")
+    rows.append("| page-detail --link-score (scores kept) | "
+                + " | ".join(f"{m['detail']:.2f} | " for m in query) + " |")
     if args.pages <= args.networkx_max:
         nx_run = run(old, "networkx")
         rows.append(f"| networkx.pagerank on the same graph ({nx_run['edges']:,.0f} edges; "

@@ -99,6 +99,8 @@ COLUMN_SETS: dict[str, dict[str, tuple[str, ...]]] = {
         "redirects": ("url", "status", *REDIRECT_COLUMNS),
         "metadata": ("url", "title", "description", "canonical", "ogTitle", "ogUrl",
                      "lang"),
+        # the link score of each page: computed for the archive on first use
+        "link-score": ("url", "status", "title", "linkScore"),
         "all": ("url", "status", "title", "isExternal", "contentType", "noindex",
                 "skipReason", "description", "canonical", "ogTitle", "ogUrl", "lang",
                 *SECURITY_KEYS),
@@ -106,7 +108,7 @@ COLUMN_SETS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 OPTION_SETS: dict[str, tuple[tuple[str, str], ...]] = {
     # view → (query option in the URL, the column set it shows when on and none is chosen)
-    "pages": (("redirects", "redirects"),),
+    "pages": (("redirects", "redirects"), ("linkScore", "link-score")),
 }
 URL_COLUMNS = frozenset({"url", "sourceUrl", "destUrl", "pageUrl"})
 """Columns holding the URL a row is about: first, widest, cut with the whole URL in
@@ -384,6 +386,8 @@ class Viewer:
             return archive, name, q.get_summary(
                 archive, population=values.get("population") or "indexable")
         spec = SPECS[VIEWS[view][0]]
+        if view == "pages" and column_set_name(view, values) == "link-score":
+            values = {**values, "linkScore": "true"}   # the set's column needs the option
         args = self.with_archives(spec, params.arguments(spec, values, html=True,
                                                           view=t(view)))
         _column_set(view, values)  # a bad choice is an error before the query runs

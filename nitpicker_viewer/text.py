@@ -155,6 +155,7 @@ STRINGS: dict[str, str] = {
     "column-set-security": "Security headers",
     "column-set-redirects": "Redirects",
     "column-set-metadata": "Metadata",
+    "column-set-link-score": "Link score",
     "column-set-all": "All",
 }
 

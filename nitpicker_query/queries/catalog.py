@@ -293,6 +293,8 @@ QUERIES: tuple[QuerySpec, ...] = (
                   example="dedupe-cap"),
             Param("security_headers", "flag", "Add hasCSP, hasXFrameOptions, "
                   "hasXContentTypeOptions and hasHSTS to each item.", default=False),
+            Param("link_score", "flag", "Add linkScore (internal PageRank, 0-100) to each "
+                  "item; --sort-by linkScore sorts by it.", default=False),
             Param("cap_event", "int", "Only the URLs the soft cap refused under this cap "
                   "event id (listed by dedupe-cap-events).", minimum=1,
                   example=1),
@@ -310,7 +312,8 @@ QUERIES: tuple[QuerySpec, ...] = (
         table_columns=("url", "status", "title", "contentType", "isExternal", "noindex",
                        "skipReason"),
         option_columns=(("redirects", REDIRECT_COLUMNS),
-                        ("security_headers", tuple(key for key, _ in SECURITY_HEADERS))),
+                        ("security_headers", tuple(key for key, _ in SECURITY_HEADERS)),
+                        ("link_score", ("linkScore",))),
     ),
     QuerySpec(
         "get_page_detail", "page-detail", get_page_detail,
@@ -320,6 +323,8 @@ QUERIES: tuple[QuerySpec, ...] = (
             Param("links_limit", "int", "Most links listed in each of outboundLinks, "
                   "inboundLinks and redirectFrom (their totals are exact).", default=100,
                   minimum=1, maximum=MAX_LIMIT, example=20),
+            Param("link_score", "flag", "Add the page's link score (internal PageRank, "
+                  "0-100; computed for the whole archive on first use).", default=False),
         ),
         is_list=False, not_found="No page with URL {url} in this archive "
         "(URLs must match exactly as stored; list them with list_pages, or the pages command).",

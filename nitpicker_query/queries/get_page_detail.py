@@ -9,6 +9,7 @@ from ..format.error_kinds import classify_error_kind
 from ..format.v010 import redirect_target
 from ..keys.page_keys import shape_key, split_shape
 from ._common import as_bool, json_object, tri_bool
+from .link_score import link_scores, scores_of
 from .paging import check_int
 from .redirects import redirect_chain, redirect_path
 
@@ -45,7 +46,8 @@ _FLAGS = (("isExternal", "isExternal"), ("noindex", "robots_noindex"),
 
 
 def get_page_detail(
-    archive: Archive | str, *, url: str, links_limit: int = LINKS_LIMIT_DEFAULT
+    archive: Archive | str, *, url: str, links_limit: int = LINKS_LIMIT_DEFAULT,
+    link_score: bool = False,
 ) -> dict[str, Any] | None:
     """What does the archive know about this exact URL? None when it has no such row.
 
@@ -75,6 +77,9 @@ def get_page_detail(
     redirects neither way.
 
     ``links_limit`` (1–1000, default 100) bounds each list; the counts are exact.
+    ``link_score``: add ``linkScore`` — the page's ``{linkScore, pageRank, inlinks,
+    outlinks, depth, callout}`` as ``list_link_score`` has it, null for a page without a
+    score (the archive's scores computed on first use, then kept for the process).
     ``problems`` (at most 20) lists what went wrong with the URL: ``{phase, kind,
     message, createdAt}``, kinds as ``errorKindBreakdown``'s (``deadline``,
     ``body-too-large``, ``robots-unreachable``…).
@@ -123,6 +128,8 @@ def get_page_detail(
         result["redirectChain"] = chain
         result["redirectsTo"] = chain[-1]["url"] if chain else None
         result["redirectPath"] = redirect_path(a, url)
+        if as_bool(link_score):
+            result["linkScore"] = scores_of(link_scores(a), [int(page_id)])[0]
     return result
 
 

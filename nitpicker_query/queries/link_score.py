@@ -273,6 +273,39 @@ def link_scores(a: Archive) -> Scores:
     return found
 
 
+def scores_of(s: Scores, page_ids: Sequence[int]) -> list[dict[str, Any] | None]:
+    """Each page's link score as ``list_link_score`` reports it (``linkScore``,
+    ``pageRank``, ``inlinks``, ``outlinks``, ``depth``, ``callout``), or None for a page
+    with no score (not a fetched 2xx page of the site, a redirect, canonicalised)."""
+    found: list[dict[str, Any] | None] = []
+    wanted = np.asarray(list(page_ids), dtype=np.int64)
+    at = np.searchsorted(s.ids, wanted)
+    for page_id, i in zip(wanted.tolist(), at.tolist(), strict=True):
+        if i >= len(s.ids) or int(s.ids[i]) != page_id:
+            found.append(None)
+            continue
+        found.append({"linkScore": round(float(s.score[i])),
+                      "pageRank": float(f"{s.rank[i]:.6g}"), "inlinks": int(s.inlinks[i]),
+                      "outlinks": int(s.outlinks[i]),
+                      "depth": int(s.depth[i]) if s.depth[i] >= 0 else None,
+                      "callout": s.callout[i]})
+    return found
+
+
+def order_by_score(s: Scores, page_ids: Sequence[int], descending: bool) -> list[int]:
+    """``page_ids`` by link score (the strongest first when ``descending``), pages without
+    a score last either way; ties by the order given (the caller's URL order)."""
+    wanted = np.asarray(list(page_ids), dtype=np.int64)
+    if not len(wanted) or not len(s.ids):
+        return [int(i) for i in wanted]
+    at = np.minimum(np.searchsorted(s.ids, wanted), len(s.ids) - 1)
+    scored = s.ids[at] == wanted
+    rank = np.where(scored, s.rank[at], 0.0)
+    key = -rank if descending else rank
+    ordered = np.lexsort((np.arange(len(wanted)), key, ~scored))
+    return [int(i) for i in wanted[ordered]]
+
+
 def list_link_score(archive: Archive | str, *, url: str | None = None,
                     callouts: bool = False, sort_by: str = "linkScore",
                     sort_order: str | None = None, limit: int = 100,
@@ -315,11 +348,8 @@ def list_link_score(archive: Archive | str, *, url: str | None = None,
             ranked_at = np.lexsort((s.ids[chosen], -s.rank[chosen], primary))
             picked = chosen[ranked_at][offset:offset + limit]
         names = _urls(a, s.ids[picked])
-        items = [{"url": names[k], "linkScore": round(float(s.score[i])),
-                  "pageRank": float(f"{s.rank[i]:.6g}"), "inlinks": int(s.inlinks[i]),
-                  "outlinks": int(s.outlinks[i]),
-                  "depth": int(s.depth[i]) if s.depth[i] >= 0 else None,
-                  "callout": s.callout[i]} for k, i in enumerate(picked)]
+        items = [{"url": name, **(scored or {})} for name, scored in
+                 zip(names, scores_of(s, s.ids[picked].tolist()), strict=True)]
     return envelope(items, len(chosen), limit, offset)
 
 
@@ -334,4 +364,4 @@ def _urls(a: Archive, ids: Sequence[int] | np.ndarray) -> list[str]:
     return [found.get(i, "") for i in listed]
 
 
-__all__ = ["link_scores", "list_link_score", "pagerank"]
+__all__ = ["link_scores", "list_link_score", "order_by_score", "pagerank", "scores_of"]

@@ -11,10 +11,12 @@ from ..format.v010 import NOT_SKIPPED, indexable_page, loose_page
 from ..keys.folding import fold
 from ._common import as_bool, like_literal
 from .check_headers import HEADERS, flag, header_flag
+from .link_score import link_scores, order_by_score, scores_of
 from .paging import check_choice, check_int, check_paging, envelope
 from .redirects import CLIENT_REDIRECT_SQL, redirect_path
 
-SORT_COLUMNS = {"url": "url", "status": "status", "title": "title"}
+SORT_COLUMNS = {"url": "url", "status": "status", "title": "title", "linkScore": "url"}
+"""Sort keys → column; ``linkScore`` is sorted by the link scores (URL order for ties)."""
 META_FIELDS = {"title": "title", "description": "description", "keywords": "keywords",
                "ogTitle": "og_title", "ogDescription": "og_description",
                "ogImage": "og_image"}
@@ -86,6 +88,7 @@ def list_pages(
     skip_reason: str | None = None,
     cap_event: int | None = None,
     security_headers: bool = False,
+    link_score: bool = False,
     sort_by: str = "url",
     sort_order: str = "asc",
     limit: int = 100,
@@ -136,7 +139,12 @@ def list_pages(
         cap_event: only the URLs the soft cap refused under this ``dedupe_cap_events``
             id (``meta_extras.capEvent``, written since the viewer's issue; archives
             crawled before have none).
-        sort_by: ``url`` | ``status`` | ``title`` (ties broken by URL); sort_order asc|desc.
+        link_score: add ``linkScore`` to each item (0–100, as ``list_link_score``; null for
+            a page without one: not a fetched 2xx page of the site, a redirect,
+            canonicalised). The archive's scores are computed on first use (5 s at
+            300,000 pages) and kept for the process.
+        sort_by: ``url`` | ``status`` | ``title`` | ``linkScore`` (ties broken by URL; pages
+            without a score last); sort_order asc|desc.
         limit, offset: paging (limit 1–1000).
 
     Returns:
@@ -231,15 +239,27 @@ def list_pages(
     flags = ""
     if as_bool(security_headers):
         flags = "".join(f", {header_flag(key, h)} AS {key}" for key, h in HEADERS)
+    scoring = as_bool(link_score) or sort_by == "linkScore"
     with opened(archive) as a:
         total = a.count(f"SELECT count(*) FROM pages p WHERE {clause}", params)
         if skip_reason is not None and total == 0:
             _check_reason(a, skip_reason)
-        rows = a.rows(
-            f"SELECT {a.select_list('pages', 'p', _COLUMNS)}{flags} FROM pages p "
-            f"WHERE {clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
-            [*params, limit, offset],
-        )
+        select = f"SELECT {a.select_list('pages', 'p', _COLUMNS)}{flags}, p.id FROM pages p"
+        if sort_by == "linkScore":
+            # every match's id in URL order, sorted by score in memory, then its page
+            s = link_scores(a)
+            ids = [int(r[0]) for r in a.rows(
+                f"SELECT p.id FROM pages p WHERE {clause} ORDER BY p.url", params)]
+            page = order_by_score(s, ids, order == "DESC")[offset:offset + limit]
+            marks = ",".join("?" for _ in page)
+            by_id = {r[-1]: r for r in a.rows(f"{select} WHERE p.id IN ({marks})", page)} \
+                if page else {}
+            rows = [by_id[i] for i in page]
+        else:
+            rows = a.rows(f"{select} WHERE {clause} ORDER BY {order_by} LIMIT ? OFFSET ?",
+                          [*params, limit, offset])
+        scores = scores_of(link_scores(a), [r[-1] for r in rows]) if scoring else []
+        rows = [r[:-1] for r in rows]
         # each redirect's hops, on the same connection (the URL is the first column)
         paths = [redirect_path(a, r[0]) or {} for r in rows] if redirects else []
     width = len(rows[0]) - len(HEADERS) if rows and flags else None
@@ -253,6 +273,8 @@ def list_pages(
         for item, row in zip(items, rows, strict=True):
             item.update({key: flag(v) for (key, _), v in zip(HEADERS, row[width:],
                                                              strict=True)})
+    for item, scored in zip(items, scores, strict=False):
+        item["linkScore"] = scored["linkScore"] if scored else None
     return envelope(items, total, limit, offset)
 
 

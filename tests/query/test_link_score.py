@@ -15,7 +15,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from nitpicker_query import list_link_score
+from nitpicker_query import get_page_detail, list_link_score, list_pages
 from tests.query.served import crawled_once
 
 # path → (status, links, extra): extra is a canonical, a redirect target or "noindex"
@@ -144,6 +144,39 @@ def test_one_page_sorts_and_callouts(crawled: tuple[Path, str]) -> None:
     assert all(i["callout"] is None for i in list_link_score(archive)["items"][1:])
 
 
+def test_the_score_in_pages_and_page_detail(crawled: tuple[Path, str]) -> None:
+    archive, base = crawled
+    ranked = {i["url"]: i for i in list_link_score(archive, limit=1000)["items"]}
+    # pages: the same scores as a column, null where a page has none (the
+    # canonicalised copy, the 404; a redirect is no page of the list)
+    listed = list_pages(archive, link_score=True, is_external=False, limit=1000)["items"]
+    for item in listed:
+        want = ranked.get(item["url"])
+        assert item["linkScore"] == (want["linkScore"] if want else None), item["url"]
+    assert {i["url"] for i in listed if i["linkScore"] is None} == {base + "missing",
+                                                                    base + "dup"}
+    # sorted by it: the strongest first, the pages without one last
+    strongest = list_pages(archive, sort_by="linkScore", sort_order="desc",
+                           is_external=False)["items"]
+    scores = [i["linkScore"] for i in strongest]
+    assert scores[0] == 100 and scores[-2:] == [None, None]
+    assert scores[:-2] == sorted(scores[:-2], reverse=True)
+    weakest = list_pages(archive, sort_by="linkScore", is_external=False, limit=2,
+                         offset=1)["items"]
+    assert [i["url"] for i in weakest] == [i["url"] for i in
+                                           list_pages(archive, sort_by="linkScore",
+                                                      is_external=False)["items"][1:3]]
+    # page detail: the page's whole entry, or null
+    detail = get_page_detail(archive, url=base + "hub", link_score=True)
+    assert detail is not None
+    assert detail["linkScore"] == {k: v for k, v in ranked[base + "hub"].items()
+                                   if k != "url"}
+    missing = get_page_detail(archive, url=base + "missing", link_score=True)
+    assert missing is not None and missing["linkScore"] is None
+    plain = get_page_detail(archive, url=base + "hub")
+    assert plain is not None and "linkScore" not in plain
+
+
 def test_the_command_line_writes_the_scores_and_refuses_bad_input(
         crawled: tuple[Path, str]) -> None:
     archive, base = crawled
@@ -184,3 +217,14 @@ def test_the_viewer_shows_the_scores_strongest_first(crawled: tuple[Path, str]) 
         assert depths == sorted(depths, reverse=True)
         status, body, _ = get(served, "/link-score?sortBy=colour")
         assert status == 400 and "sort" in body.lower()
+        # the Pages view's link score columns: each page's score, sortable strongest first
+        status, body, _ = get(served, "/pages?columns=link-score&isExternal=false"
+                                      "&sortBy=linkScore&sortOrder=desc")
+        assert status == 200, body[:300]
+        shown = [(r["URL"], r["Link score"]) for r in table(body)]
+        scored = {i["url"]: str(i["linkScore"]) for i in want}
+        assert all(scored.get(url, "") == score for url, score in shown), shown
+        numbers = [int(score) for _u, score in shown if score]
+        assert numbers == sorted(numbers, reverse=True) and numbers[0] == 100
+        # the pages without a score (the 404, the canonicalised copy) come last
+        assert [score for _u, score in shown[len(numbers):]] == ["", ""]
