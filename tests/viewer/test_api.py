@@ -112,7 +112,7 @@ def test_bad_input_status_and_one_line(viewer: Served, tmp_path: Path) -> None:
         ("/pages?page=0", 400, "page must be between 1 and 10000000, not 0"),
         ("/pages?page=-3", 400, "page must be between 1 and 10000000"),
         ("/pages?sortBy=nope", 400, "Sort by (sortBy) must be one of url, status, title, "
-         "not &#39;nope&#39;"),
+         "linkScore, not &#39;nope&#39;"),
         ("/pages?pageSize=5000", 400, "pageSize must be between 1 and 1000, not 5000"),
         ("/page?url=http://nowhere/", 404, "No page with URL"),
         ("/no-such-view", 404, "No view named"),
