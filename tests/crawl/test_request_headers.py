@@ -177,7 +177,8 @@ OTHER_PATHS = {"/ext.html", "/landing.html"}
 RENDERED_OTHER_PATHS = {"/third.js", "/pixel.png", "/pixel2.png", "/beacon.json", "/frame.html"}
 
 
-@pytest.mark.parametrize("render", [False, True], ids=["no-render", "rendered"])
+@pytest.mark.parametrize("render", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["no-render", "rendered"])
 def test_headers_go_to_the_site_alone_and_are_never_kept(tmp_path: Path, render: bool
                                                          ) -> None:
     with two_servers() as (site, site_log, _other, other_log):
@@ -210,7 +211,8 @@ def test_headers_go_to_the_site_alone_and_are_never_kept(tmp_path: Path, render:
         "X-Token", "X-Staging", "Authorization"]
 
 
-@pytest.mark.parametrize("render", [False, True], ids=["no-render", "rendered"])
+@pytest.mark.parametrize("render", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["no-render", "rendered"])
 def test_without_the_options_no_request_has_them(tmp_path: Path, render: bool) -> None:
     with two_servers() as (site, site_log, _other, other_log):
         r = run_crawl(tmp_path, site + "/", "-o", "site.nitpicker", *mode(render))

@@ -73,8 +73,8 @@ def test_pages_columns_marks_and_sets(viewer: Served, capped_archive: Path) -> N
     assert tables(body)[0][0][:3] == ["URL", "Title", "Description"]
     status, body, _ = get(viewer, "/pages?columns=bogus")
     assert status == 400 and error_text(body) == (
-        "Columns (columns) must be one of overview, security, redirects, metadata, all, not "
-        "'bogus'")
+        "Columns (columns) must be one of overview, security, redirects, metadata, "
+        "link-score, all, not 'bogus'")
     status, body, _ = get(viewer, "/links?columns=all")
     assert status == 400 and error_text(body) == (
         "The Links view has one set of columns: leave columns out, not 'all'")
