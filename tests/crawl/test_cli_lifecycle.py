@@ -200,6 +200,7 @@ def test_ctrl_c_writes_the_archive_and_resume_finishes(tmp_path: Path, zoo: Trap
     assert all(after[u] == t for u, t in before.items())  # nothing fetched twice
 
 
+@pytest.mark.slow  # 12 s; Ctrl-C and resume stay in the fast suite
 def test_kill_9_then_resume_completes(tmp_path: Path, zoo: TrapZoo) -> None:
     proc = _start(tmp_path, zoo.url + "blog/", "--no-render", "--parallels", "1",
                   "--interval", "150", "--silent", "-o", "hard.nitpicker")

@@ -185,6 +185,7 @@ def check_outage_crawl(site_factory: list[Site], tmp_path: Path, pages: int, dow
     assert listed["probeHost"] == f"127.0.0.1:{site.port}"
 
 
+@pytest.mark.slow  # 12 s of a site away and back
 def test_a_site_that_goes_away_and_comes_back_loses_no_page(
         site_factory: list[Site], tmp_path: Path) -> None:
     check_outage_crawl(site_factory, tmp_path, pages=300, down_s=5)

@@ -85,6 +85,7 @@ def test_the_progress_line_stays_one_line_at_80_columns(tmp_path: Path, zoo: Tra
     assert sum(1 for line in lines if "Crawling:" in line) <= messages + 2
 
 
+@pytest.mark.slow  # 10 s of Chromium starting
 def test_something_is_shown_while_chromium_starts(tmp_path: Path, zoo: TrapZoo) -> None:
     rc, out = in_terminal([CRAWL, zoo.url + "blog/", "-o", "s.nitpicker",
                            "--no-fetch-external"], tmp_path)

@@ -449,7 +449,8 @@ def _start(cwd: Path, *args: str) -> subprocess.Popen[str]:
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+@pytest.mark.parametrize(("signum", "code"), [
+    (signal.SIGTERM, 143), pytest.param(signal.SIGHUP, 129, marks=pytest.mark.slow)])
 def test_a_signal_during_a_stuck_fetch_writes_the_archive_and_resume_completes(
         site: HostileSite, tmp_path: Path, signum: int, code: int) -> None:
     """The slowloris body keeps a page in flight for minutes (no --page-timeout given);
