@@ -458,7 +458,8 @@ class ArchiveWriter:
                               status=None, contentType=None, **extras)
 
     def record_redirect(self, sources: Sequence[str | tuple[str, int | None]],
-                        dest_id: int) -> None:
+                        dest_id: int, *, is_external: Callable[[str], bool] | None = None
+                        ) -> None:
         """Point every source of a redirect chain at its final page (pre-flattened).
 
         Rows that already pointed at one of the sources are re-pointed too, so
@@ -466,15 +467,21 @@ class ArchiveWriter:
         anchors and images; a hop to itself is ignored. A source given as ``(url,
         status)`` — a hop the crawler followed — also keeps the status it answered and
         the URL it pointed at (``meta_extras.redirectTo``), so a reader can show the
-        chain hop by hop (``redirectDestId`` alone only names its end).
+        chain hop by hop (``redirectDestId`` alone only names its end). ``is_external``
+        says where each hop is (a hop met only in the chain has no row before it: its
+        ``isExternal`` would stay unset, and a list of the site's pages would miss it).
         """
         hops = [(s, None) if isinstance(s, str) else s for s in sources]
         final = self.conn.execute("SELECT url FROM pages WHERE id = ?", (dest_id,)).fetchone()
         for index, (url, status) in enumerate(hops):
-            sid = self.page_id(url)
+            external = None if is_external is None else is_external(url)
+            sid = self.page_id(url, is_external=external)
             if sid == dest_id:
                 continue
             self._begin()
+            if external is not None:
+                self.conn.execute("UPDATE pages SET isExternal = ? WHERE id = ? AND "
+                                  "isExternal IS NULL", (int(external), sid))
             self.conn.execute(
                 "UPDATE pages SET redirectDestId = ?, scraped = 1 WHERE id = ?", (dest_id, sid)
             )

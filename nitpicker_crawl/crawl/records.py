@@ -44,6 +44,10 @@ class Records:
             self.writer.rollback()
             raise
 
+    def external(self, url: str) -> bool:
+        """Whether ``url`` is outside the crawl's scope (a redirect hop's row says so)."""
+        return not self.scope.is_internal(url)
+
     def shutdown(self) -> None:
         self._writes.shutdown(wait=True)
 
@@ -60,7 +64,7 @@ class Records:
              sources: Hops | None = None, *, cap_event: int | None = None) -> None:
         pid = self.writer.skip_page(url, reason, is_external=external, cap_event=cap_event)
         if sources:
-            self.writer.record_redirect(sources, pid)
+            self.writer.record_redirect(sources, pid, is_external=self.external)
         self.writer.commit()
 
     def skips(self, urls: list[str], reason: str) -> None:
@@ -72,7 +76,7 @@ class Records:
         w = self.writer
         pid = w.save_page(url, status=-1, isExternal=int(external),
                           isTarget=0 if external else 1, contentType=None, isSkipped=0)
-        w.record_redirect(sources, pid)
+        w.record_redirect(sources, pid, is_external=self.external)
         w.add_crawl_error(url, message, is_external=external)
         w.commit()
 
@@ -91,7 +95,7 @@ class Records:
         """A redirect that left the site under ``--no-fetch-external``: its target is an
         external URL not requested, and every hop points at it."""
         pid = self.writer.page_id(target, is_external=True)
-        self.writer.record_redirect(sources, pid)
+        self.writer.record_redirect(sources, pid, is_external=self.external)
         self.writer.commit()
 
     def problem(self, fetched: Fetched, sources: Hops, problem: str, *,
@@ -101,14 +105,14 @@ class Records:
         pid = self.writer.save_page(fetched.url, self.response_fields(fetched),
                                     isExternal=int(external),
                                     isTarget=0 if external else 1, isSkipped=0)
-        self.writer.record_redirect(sources, pid)
+        self.writer.record_redirect(sources, pid, is_external=self.external)
         self.writer.add_page_error(pid, problem.split(":", 1)[0].split()[0][:60], problem)
         self.writer.commit()
 
     def redirect_only(self, final: str, sources: Hops) -> None:
         """One more URL redirecting to a page another URL fetched: only its edge."""
         pid = self.writer.page_id(final)
-        self.writer.record_redirect(sources, pid)
+        self.writer.record_redirect(sources, pid, is_external=self.external)
         self.writer.commit()
 
     def metadata(self, fetched: Fetched, sources: Hops, *, external: bool) -> None:
@@ -119,7 +123,7 @@ class Records:
             fields["title"] = extraction.clean(raw.get("title"))
         pid = self.writer.save_page(fetched.url, fields, isExternal=int(external),
                                     isTarget=0 if external else 1, isSkipped=0)
-        self.writer.record_redirect(sources, pid)
+        self.writer.record_redirect(sources, pid, is_external=self.external)
         self.writer.commit()
 
     def resource(self, page_id: int, res: dict[str, Any]) -> None:

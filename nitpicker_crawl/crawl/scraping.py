@@ -166,7 +166,7 @@ class Scraper:
             w = records.writer
             pid = w.save_page(final, fields, **records.response_fields(fetched, status),
                               isExternal=0, isTarget=1, isSkipped=0)
-            w.record_redirect(sources, pid)
+            w.record_redirect(sources, pid, is_external=records.external)
             w.replace_anchors(pid, anchors,
                               is_external=lambda u: not records.scope.is_internal(u))
             if images:

@@ -193,9 +193,12 @@ def list_pages(
         where.append(NOT_SKIPPED.replace("isSkipped", "p.isSkipped"))
     elif skipped == "only":
         where.append("p.isSkipped = 1")
-    if is_external is not None:
-        where.append("p.isExternal = ?")
-        params.append(1 if is_external else 0)
+    if is_external is True:
+        where.append("p.isExternal = 1")
+    elif is_external is False:
+        # a row whose isExternal is unset (a redirect's middle hop, as archives written
+        # before 2026-12 left it) is shown as false, so it is listed as false
+        where.append("(p.isExternal = 0 OR p.isExternal IS NULL)")
     if status_min is not None and status_max is not None and status_min > status_max:
         raise InvalidArgument(f"status_min {status_min} is above status_max {status_max}: "
                               "no status can match")

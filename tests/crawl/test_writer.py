@@ -56,6 +56,41 @@ def test_redirect_chain_is_preflattened(tmp_path: Path) -> None:
     w.close()
 
 
+def test_a_hop_met_only_in_a_chain_says_where_it_is(tmp_path: Path) -> None:
+    """A redirect's middle hop has no row before the chain is recorded: the row made for
+    it says whether it is the site's (listed with the site's pages) or another's."""
+    w = _new(tmp_path)
+    final = w.save_page("http://s.test/end", status=200, contentType="text/html",
+                        isExternal=0)
+    w.record_redirect([("http://s.test/start", 301), ("http://s.test/middle", 302),
+                       ("http://elsewhere.test/hop", 302)], final,
+                      is_external=lambda u: not u.startswith("http://s.test/"))
+    rows = dict(w.conn.execute("SELECT url, isExternal FROM pages").fetchall())
+    assert rows["http://s.test/middle"] == 0 and rows["http://s.test/start"] == 0
+    assert rows["http://elsewhere.test/hop"] == 1
+    archive = w.close()
+    listed = {i["url"] for i in q.list_pages(archive, redirects=True,
+                                               is_external=False)["items"]}
+    assert listed == {"http://s.test/start", "http://s.test/middle"}
+    outside = q.list_pages(archive, redirects=True, is_external=True)["items"]
+    assert [i["url"] for i in outside] == ["http://elsewhere.test/hop"]
+
+
+def test_a_row_without_is_external_is_listed_as_it_is_shown(tmp_path: Path) -> None:
+    """Archives written before hops said where they are hold rows with isExternal unset:
+    shown as false, they are listed with the site's pages, not with the external ones."""
+    w = _new(tmp_path)
+    final = w.save_page("http://s.test/end", status=200, contentType="text/html",
+                        isExternal=0)
+    w.record_redirect([("http://s.test/old", 301)], final)   # no is_external: unset
+    assert w.conn.execute("SELECT isExternal FROM pages WHERE url = 'http://s.test/old'"
+                          ).fetchone()[0] is None
+    archive = w.close()
+    inside = q.list_pages(archive, redirects=True, is_external=False)["items"]
+    assert [(i["url"], i["isExternal"]) for i in inside] == [("http://s.test/old", False)]
+    assert q.list_pages(archive, redirects=True, is_external=True)["total"] == 0
+
+
 def test_anchors_replaced_not_appended_and_empty_list_keeps(tmp_path: Path) -> None:
     w = _new(tmp_path)
     p = w.save_page("http://s.test/", contentType="text/html", status=200)
