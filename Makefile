@@ -77,6 +77,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/technologies.py
 	$(BIN)/python bench/viewer.py --pages 300000
 	$(BIN)/python bench/report.py --pages 30000 300000
+	$(BIN)/python bench/report_html.py --pages 30000 300000
 	$(BIN)/python bench/analyze.py
 	$(BIN)/python bench/clustering.py
 	$(BIN)/python bench/template_clusters.py

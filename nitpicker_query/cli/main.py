@@ -118,8 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 REPORT_HELP = ("Write the archive as a workbook of upstream's report sheets (Summary, Page "
                "List, Links, Resources, Images, Violations, Discrepancies, Referrers and "
-               "Resources Relational Tables), or with --format csv a directory of one CSV "
-               "per sheet. Read-only: the archive is never changed.")
+               "Resources Relational Tables), with --format csv a directory of one CSV "
+               "per sheet, or with --format html one self-contained page to send a client "
+               "(the summary and the first rows of each kind of issue; opens from file:// "
+               "with no network). Read-only: the archive is never changed.")
 
 
 def _add_report(subs: Any) -> None:
@@ -129,14 +131,17 @@ def _add_report(subs: Any) -> None:
         "  nitpicker-query report site.nitpicker -o site.xlsx --sheets 'Page List,Links'"
         "\n  nitpicker-query report site.nitpicker -o site-csv --format csv "
         "--dedupe-resources"
-        "\n  nitpicker-query report site.nitpicker -o changes.xlsx --compare last-week.nitpicker",
+        "\n  nitpicker-query report site.nitpicker -o changes.xlsx --compare last-week.nitpicker"
+        "\n  nitpicker-query report site.nitpicker -o site.html",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sub.add_argument("archive", metavar="ARCHIVE", help=".nitpicker file or crawl directory")
     sub.add_argument("-o", "--output", required=True, metavar="PATH",
-                     help="The workbook to write (replaced if it exists), or with --format "
-                     "csv the directory (created if missing; its other files are left).")
-    sub.add_argument("--format", choices=report.FORMATS, default="xlsx",
-                     help="xlsx (default) or csv.")
+                     help="The workbook to write (replaced if it exists), with --format "
+                     "csv the directory (created if missing; its other files are left), "
+                     "with --format html the .html file.")
+    sub.add_argument("--format", choices=report.FORMATS, default=None,
+                     help="xlsx, csv or html. Default: html when PATH ends in .html or "
+                     ".htm, else xlsx.")
     sub.add_argument("--sheets", metavar="NAMES",
                      help="Comma-separated sheets to write, of: "
                      + ", ".join(report.SHEET_NAMES) + ". Default: all.")
@@ -187,7 +192,7 @@ def run_report(args: argparse.Namespace) -> None:
             signal.signal(signum, handler)
     print(f"wrote {escape(result['output'])}")
     for sheet in result["sheets"]:
-        print(f"  {sheet['name']}: {sheet['rows']:,} rows")
+        print(f"  {sheet['name']}: {sheet['rows']:,} {sheet['unit']}")
 
 
 CACHE_SPEC = QuerySpec("cache", "cache", cache.report, "", (), is_list=True,

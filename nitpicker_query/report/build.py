@@ -19,7 +19,7 @@ from typing import Any
 from ..archive.opening import Archive, opened
 from ..exceptions import InvalidArgument
 from ..progress import working_on
-from . import compare_sheets, finding_sheets, page_sheets, resource_sheets
+from . import compare_sheets, finding_sheets, html_report, page_sheets, resource_sheets
 from .order import QueryPattern, canonical_url, natural_key
 from .table import Table
 from .writers import CsvSink, Sink, XlsxSink, file_name
@@ -41,7 +41,7 @@ SHEETS: dict[str, Builder] = {
 spreadsheet program opens on)."""
 
 SHEET_NAMES = tuple(SHEETS)
-FORMATS = ("xlsx", "csv")
+FORMATS = ("xlsx", "csv", "html")
 REPORT_EVERY = 2_000
 
 
@@ -78,8 +78,13 @@ def _check_output(a: Archive, out: Path, fmt: str) -> None:
         raise InvalidArgument(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if out.exists() and out.resolve() == a.path.resolve():
         raise InvalidArgument(f"{out} is the archive itself: write the report elsewhere")
-    if fmt == "xlsx" and out.is_dir():
-        raise InvalidArgument(f"{out} is a directory: give the workbook's file name")
+    if fmt in ("xlsx", "html") and out.is_dir():
+        raise InvalidArgument(f"{out} is a directory: give the "
+                              + ("workbook's" if fmt == "xlsx" else "page's") + " file name")
+    if fmt == "html" and out.suffix.lower() not in (".html", ".htm"):
+        # a browser opens a file from disk by its name: report.xlsx would not open as a page
+        raise InvalidArgument(f"{out.name} is not an .html file name: --format html writes "
+                              "one page (e.g. -o report.html)")
     if fmt == "xlsx" and out.suffix.lower() in (".csv", ".tsv", ".txt", ".json", ".ods"):
         # an Excel workbook under another format's name opens as garbage elsewhere
         raise InvalidArgument(f"{out.name} names another format: the report is an .xlsx "
@@ -93,13 +98,23 @@ def _check_output(a: Archive, out: Path, fmt: str) -> None:
 
 def write_report(archive: Archive | str, out: str | os.PathLike[str], *,
                  sheets: Sequence[str] | None = None, dedupe_resources: bool = False,
-                 fmt: str = "xlsx", compare: Archive | str | None = None
+                 fmt: str | None = None, compare: Archive | str | None = None
                  ) -> dict[str, Any]:
-    """Write the report of ``archive`` to ``out`` (a ``.xlsx`` file, or with
-    ``fmt="csv"`` a directory of one CSV per sheet); progress goes to the caller's
+    """Write the report of ``archive`` to ``out`` (a ``.xlsx`` file, with ``fmt="csv"``
+    a directory of one CSV per sheet, with ``fmt="html"`` one page; by default html when
+    ``out`` ends in ``.html`` or ``.htm``, else xlsx); progress goes to the caller's
     reporter (:mod:`nitpicker_query.progress`). ``compare``: an earlier crawl — the
     sheets of what changed since (:mod:`.compare_sheets`) follow the others. Returns
-    ``{output, format, sheets: [{name, rows}]}``."""
+    ``{output, format, sheets: [{name, rows, unit}]}`` — with ``fmt="html"`` one page
+    (:mod:`.html_report`): its sections, each with its whole count in its ``unit``."""
+    if fmt is None:  # a page named .html is what a user asks for by its name
+        fmt = "html" if Path(os.fspath(out)).suffix.lower() in (".html", ".htm") else "xlsx"
+    if fmt == "html" and sheets:
+        raise InvalidArgument("--sheets chooses the workbook's or the CSV files' sheets: "
+                              "the html page holds every section")
+    if fmt == "html" and compare is not None:
+        raise InvalidArgument("--compare writes sheets: use --format xlsx or csv "
+                              "(nitpicker-query compare OLD NEW answers in a terminal)")
     names = choose_sheets(sheets)
     target = Path(os.path.abspath(os.fspath(out)))
     with opened(archive) as a, contextlib.ExitStack() as stack:
@@ -112,12 +127,17 @@ def write_report(archive: Archive | str, out: str | os.PathLike[str], *,
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial",
                                          dir=target.parent))
         try:
-            written = _write(a, names, dedupe_resources, fmt, staging, old)
+            if fmt == "html":
+                with working_on(str(a.path)) as report:
+                    sections = html_report.write(a, staging / "report.html", report)
+                    report(1, 1, "done")
+            else:
+                written = _write(a, names, dedupe_resources, fmt, staging, old)
+                sections = [{"name": n, "rows": r, "unit": "rows"} for n, r in written]
             _publish(staging, target, fmt, names)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-    return {"output": str(target), "format": fmt,
-            "sheets": [{"name": n, "rows": r} for n, r in written]}
+    return {"output": str(target), "format": fmt, "sheets": sections}
 
 
 def _write(a: Archive, names: list[str], dedupe: bool, fmt: str,
@@ -175,8 +195,8 @@ def _reporting(table: Table, rows: Iterator[Sequence[Any]], label: str,
 def _publish(staging: Path, target: Path, fmt: str, names: list[str]) -> None:
     """Move what was written into place: the workbook by one rename; each CSV by its own
     (the directory may hold other files of the user's, left alone)."""
-    if fmt == "xlsx":
-        os.replace(staging / "report.xlsx", target)
+    if fmt in ("xlsx", "html"):
+        os.replace(staging / f"report.{fmt}", target)
         return
     target.mkdir(exist_ok=True)
     for name in names:

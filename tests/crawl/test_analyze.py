@@ -169,6 +169,34 @@ def test_the_cli_lists_them_as_csv(analysed: Path) -> None:
     assert rows[1][0].endswith("/a11y/unlabeled/")
 
 
+def test_the_html_report_counts_them_and_shows_the_first(analysed: Path,
+                                                         tmp_path: Path) -> None:
+    """``report --format html``: the findings' section has the whole count, its rows are
+    the query's first findings (by severity), and the table by validator the summary's."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    from nitpicker_query.report import html_report
+
+    out = tmp_path / "audit.html"
+    r = subprocess.run([QUERY, "report", str(analysed), "-o", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    tree = LexborHTMLParser(out.read_text(encoding="utf-8"))
+    expected = q.get_violations(analysed, sort_by="severity", limit=html_report.ROWS)
+    heading = tree.css_first("h2#violations")
+    assert heading is not None
+    assert heading.text() == f"Analyze findings: {expected['total']:,} findings"
+    section = heading.parent
+    assert section is not None
+    rows = [[td.text() for td in tr.css("td")] for tr in section.css("tbody tr")]
+    assert [(r[0], r[1], r[3]) for r in rows] == [
+        (i["url"], i["validator"], i["rule"]) for i in expected["items"]]
+    by_validator = [[td.text() for td in tr.css("td")]
+                    for tr in tree.css("h3#findings + table tbody tr")]
+    assert by_validator == [[f["validator"], f"{f['findings']:,}", f"{f['pages']:,}"]
+                            for f in q.get_summary(analysed)["violations"]]
+
+
 def test_the_mcp_tool_lists_them(analysed: Path) -> None:
     from mcp import Client, StdioServerParameters
 
