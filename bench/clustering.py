@@ -79,13 +79,16 @@ def _labelled(pages: Iterable[tuple[dict[str, Any], str]], tree: Path
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 50_000,
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10_000, 50_000,
                                                                   100_000])
     parser.add_argument("--extended-sizes", type=int, nargs="*", default=[10_000, 50_000],
                         help="sizes of the extended site (synthetic.site(extended=True): "
                         "third-party stylesheets, content-derived ids, optional blocks in "
                         "random order, templates differing only inside main)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--corpora", nargs="*", choices=sorted(cluster_corpora.CORPORA),
+                        default=sorted(cluster_corpora.CORPORA),
+                        help="the corpora we did not write to cluster (default: all)")
     parser.add_argument("--tree", type=Path, default=ROOT,
                         help="source tree whose page_cluster runs (a git worktree of an "
                              "older commit, for figures measured in the same run)")
@@ -111,6 +114,8 @@ def main() -> None:
         print(extended[-1], flush=True)
     real = []
     for name, (missing, pages) in sorted(cluster_corpora.CORPORA.items()):
+        if name not in args.corpora:
+            continue
         reason = missing()
         if reason:
             real.append(f"| {name} | skipped: {reason} | | | | | | |")

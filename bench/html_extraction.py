@@ -1,5 +1,5 @@
-"""``search-html`` and ``match-selector`` at scale, beside the floor of their work: every
-stored snapshot read and decompressed, nothing searched.
+"""``search-html``, ``match-selector`` and ``match-xpath`` at scale, beside the floor of
+their work: every stored snapshot read and decompressed, nothing searched.
 
     python bench/html_extraction.py                  # the 300,000-page archive
     python bench/html_extraction.py --pages 10000 --no-write
@@ -28,7 +28,7 @@ CHILD = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import zstandard
-from nitpicker_query import match_selector, open_archive, search_html
+from nitpicker_query import match_selector, match_xpath, open_archive, search_html
 path, step = sys.argv[1], sys.argv[2]
 a = open_archive(path, query_timeout=3600)
 out = {{}}
@@ -46,6 +46,8 @@ elif step == "regex":
     out["pages"] = search_html(a, pattern=r"/Shared title 7\\d\\b/i", limit=1)["total"]
 elif step == "selector":
     out["pages"] = match_selector(a, selector="title", limit=1)["total"]
+elif step == "xpath":
+    out["pages"] = match_xpath(a, xpath="//title", limit=1)["total"]
 out["seconds"] = time.perf_counter() - started
 out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
@@ -54,7 +56,8 @@ print(json.dumps(out))
 STEPS = (("floor", "every snapshot read and decompressed (the floor)"),
          ("literal", "search-html, a literal (`Section 7`)"),
          ("regex", "search-html, a regex (`/Shared title 7\\d\\b/i`)"),
-         ("selector", "match-selector, `title` with its text"))
+         ("selector", "match-selector, `title` with its text"),
+         ("xpath", "match-xpath, `//title` with its text (libxml2 parses each page)"))
 
 
 def main() -> None:

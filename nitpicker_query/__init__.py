@@ -44,7 +44,7 @@ from .queries.get_resource_referrers import get_resource_referrers
 from .queries.get_summary import get_summary
 from .queries.get_template_clusters import get_template_cluster, get_template_clusters
 from .queries.get_violations import get_violations
-from .queries.html_extraction import match_selector, search_html
+from .queries.html_extraction import match_selector, match_xpath, search_html
 from .queries.isolated import get_isolated_cluster, list_isolated_clusters, list_isolated_pages
 from .queries.link_score import list_link_score
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
@@ -127,6 +127,7 @@ __all__ = [
     "list_unused_resources",
     "match_selector",
     "match_urls",
+    "match_xpath",
     "open_archive",
     "search_html",
 ]

@@ -155,6 +155,7 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
                                                "bytes", "failed", "contentTypes")),
     "search-html": ("search_html", ("url", "matches", "snippets")),
     "match-selector": ("match_selector", ("url", "matches", "values")),
+    "match-xpath": ("match_xpath", ("url", "matches", "values")),
     "network-outages": ("list_network_outages", ("startedAt", "endedAt", "probeHost",
                                                  "triggerErrorCount", "failures")),
     "unused-resources": ("list_unused_resources", ("url", "status", "contentType",
@@ -168,7 +169,8 @@ NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplic
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
        "near-duplicates", "link-score", "resource-hosts", "search-html", "match-selector",
-       "unused-resources", "console-logs", "network-outages", "violations", "compare")
+       "match-xpath", "unused-resources", "console-logs", "network-outages", "violations",
+       "compare")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),

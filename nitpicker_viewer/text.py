@@ -29,6 +29,7 @@ STRINGS: dict[str, str] = {
     "resource-hosts": "Resource hosts",
     "search-html": "Search HTML",
     "match-selector": "CSS selector",
+    "match-xpath": "XPath",
     "fill-in": "Fill in {fields} and apply: every stored HTML page of the site is read.",
     "compare-choose": "Choose the older crawl to compare this one with: the summary of "
                       "what changed comes first, then each list.",

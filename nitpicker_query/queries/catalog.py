@@ -41,7 +41,7 @@ from .get_summary import get_summary
 from .get_template_clusters import get_template_cluster, get_template_clusters
 from .get_violations import SORTS as VIOLATION_SORTS
 from .get_violations import get_violations
-from .html_extraction import match_selector, search_html
+from .html_extraction import match_selector, match_xpath, search_html
 from .isolated import (
     get_isolated_cluster,
     list_isolated_clusters,
@@ -840,6 +840,26 @@ QUERIES += (
         examples=("nitpicker-query match-selector site.nitpicker --selector h1",
                   "nitpicker-query match-selector site.nitpicker --selector "
                   "'meta[name=author]' --attribute content"),
+        table_columns=("matches", "url", "values"),
+    ),
+    QuerySpec(
+        "match_xpath", "match-xpath", match_xpath,
+        "The site's HTML pages where an XPath 1.0 expression selects something, with each "
+        "node's text or the expression's value (or the pages where it selects nothing).",
+        (
+            Param("xpath", "str", "An XPath 1.0 expression, as lxml (libxml2) reads it: "
+                  "nodes (//h1), attribute values (//meta[@name='author']/@content), "
+                  "numbers (count(//img[not(@alt)])).", required=True,
+                  example="//meta[@property='og:image']/@content", max_length=1000),
+            Param("absent", "flag", "The pages where the expression selects nothing (an "
+                  "empty set, false, 0 or an empty string) instead.", default=False),
+            _URL_PATTERN,
+            *_paging(),
+        ),
+        examples=("nitpicker-query match-xpath site.nitpicker --xpath "
+                  "\"//meta[@name='author']/@content\"",
+                  "nitpicker-query match-xpath site.nitpicker --xpath "
+                  "'count(//img[not(@alt)])'"),
         table_columns=("matches", "url", "values"),
     ),
     QuerySpec(

@@ -1,6 +1,8 @@
 """Custom extraction over a past crawl's stored HTML: ``search_html`` (a literal or a
-regular expression, with snippets) and ``match_selector`` (a CSS selector, with the
-text or an attribute of what it matches — every page's price, author or canonical).
+regular expression, with snippets), ``match_selector`` (a CSS selector, with the
+text or an attribute of what it matches — every page's price, author or canonical) and
+``match_xpath`` (an XPath 1.0 expression: what CSS cannot say — an attribute's value as
+the result, a node by its text, a count per page).
 
 Both read the snapshots of the site's HTML pages (internal, fetched, not redirects) in
 URL order, through :mod:`nitpicker_query.archive.snapshots`. What a stranger's archive
@@ -25,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from lxml import etree
 from selectolax.lexbor import LexborHTMLParser
 
 from .. import progress
@@ -201,7 +204,8 @@ def match_selector(archive: Archive | str, *, selector: str, attribute: str | No
     ``content`` …; absent attributes left out), or its text with whitespace folded —
     the first 20, each cut to 300 characters. ``absent``: the pages where it matches
     nothing instead (a page without its ``<h1>``, its price, its breadcrumb).
-    ``url_pattern``: SQL LIKE on the URL. CSS as lexbor reads it (no XPath)."""
+    ``url_pattern``: SQL LIKE on the URL. CSS as lexbor reads it (XPath:
+    :func:`match_xpath`)."""
     check_selector(selector)
     if attribute is not None and (not isinstance(attribute, str) or not attribute.strip()
                                   or len(attribute) > 200):
@@ -234,4 +238,86 @@ def match_selector(archive: Archive | str, *, selector: str, attribute: str | No
         return _answer(a, found, limit, offset)
 
 
-__all__ = ["check_selector", "compile_pattern", "match_selector", "search_html"]
+def check_xpath(xpath: str) -> etree.XPath:
+    """``xpath`` compiled, or the one-line error a user reads."""
+    if not isinstance(xpath, str) or not xpath.strip():
+        raise InvalidArgument("xpath must be a non-empty XPath expression.")
+    if len(xpath) > MAX_PATTERN:
+        raise InvalidArgument(f"xpath: at most {MAX_PATTERN} characters.")
+    try:
+        # EXSLT's regular expressions off: a pattern over a stranger's page is search-html's
+        compiled = etree.XPath(xpath, regexp=False, smart_strings=False)
+        # a function XPath 1.0 lacks (document(), a typo) compiles and fails on every
+        # page: tried once on an empty page, it is the user's error, not "nothing found"
+        compiled(etree.fromstring(b"<html><body></body></html>", _html_parser()))
+        return compiled
+    except etree.XPathError as exc:
+        raise InvalidArgument(f"xpath: not an XPath 1.0 expression lxml reads: {xpath!r} "
+                              f"({exc})") from None
+
+
+def _html_parser() -> etree.HTMLParser:
+    """libxml2's HTML parser (lexbor has no XPath), one per call (a parser is not to be
+    shared between threads): forgiving like a browser's, reading the text as the UTF-8
+    it is given in (not the page's own charset declaration: the snapshot is decoded
+    already), never fetching anything (no DTD, no entity from the network), refusing a
+    tree deeper than libxml2's limit (a stranger's page of a million nested elements)."""
+    return etree.HTMLParser(encoding="utf-8", no_network=True, huge_tree=False)
+
+
+def _xpath_values(result: Any) -> list[str]:
+    """Each value of an XPath result as text: an element by its text (whitespace
+    folded), an attribute or text node as it is, a number as written (``3``, not
+    ``3.0``); an empty node set, ``false``, ``0`` or ``""`` is no value."""
+    if isinstance(result, list):
+        values = []
+        for item in result:
+            if isinstance(item, etree._Element):
+                values.append(" ".join("".join(map(str, item.itertext())).split()))
+            else:
+                values.append(str(item))
+        return values
+    if isinstance(result, bool):
+        return ["true"] if result else []
+    if isinstance(result, float):
+        return [] if result == 0 or result != result else [
+            str(int(result)) if result.is_integer() else repr(result)]
+    return [str(result)] if result else []
+
+
+def match_xpath(archive: Archive | str, *, xpath: str, absent: bool = False,
+                url_pattern: str | None = None, limit: int = 100, offset: int = 0
+                ) -> dict[str, Any]:
+    """The site's HTML pages where the XPath 1.0 ``xpath`` selects something, in URL
+    order: ``url``, ``matches`` (nodes selected; 1 for a number, string or boolean) and
+    ``values`` — each node's text (an element's with whitespace folded, an attribute's
+    or a text node's as it is) or the expression's value (``count(//img[not(@alt)])``
+    gives each page's count) — the first 20, each cut to 300 characters. A page where
+    it selects nothing (an empty set, false, 0 or an empty string) is not listed;
+    ``absent``: those pages instead. ``url_pattern``: SQL LIKE on the URL. The HTML is
+    parsed by libxml2 (lxml), whose tree is close to a browser's but not the same on
+    broken markup (CSS queries use lexbor's, an HTML5 parser)."""
+    compiled = check_xpath(xpath)
+    limit, offset = check_paging(limit, offset)
+    parser = _html_parser()
+
+    def matcher(html: str) -> PageResult | None:
+        try:
+            root = etree.fromstring(html.encode("utf-8", "replace"), parser)
+            values = [] if root is None else _xpath_values(compiled(root))
+        except (etree.LxmlError, ValueError):   # a page libxml2 cannot read matches nothing
+            values = []
+        if absent:
+            return None if values else {"matches": 0, "values": []}
+        if not values:
+            return None
+        return {"matches": min(len(values), MAX_HITS),
+                "values": [_clip(v) for v in values[:VALUES]]}
+
+    with opened(archive) as a:
+        found = _scan(a, ("xpath", xpath, absent), matcher, url_pattern)
+        return _answer(a, found, limit, offset)
+
+
+__all__ = ["check_selector", "check_xpath", "compile_pattern", "match_selector",
+           "match_xpath", "search_html"]

@@ -1,4 +1,5 @@
-"""Custom extraction over stored HTML: ``search-html`` and ``match-selector`` on a real
+"""Custom extraction over stored HTML: ``search-html``, ``match-selector`` and
+``match-xpath`` on a real
 crawl of a local site whose pages say what each search must find — both directions of
 each rule (found / not found, present / absent), the bounds a stranger's page cannot
 pass, and what a user reads (cells, CSV bytes, one-line errors)."""
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from nitpicker_query import match_selector, open_archive, search_html
+from nitpicker_query import match_selector, match_xpath, open_archive, search_html
 from tests.query.served import crawled_once
 
 PAGES: dict[str, str] = {
@@ -93,6 +94,34 @@ def test_a_selector_gives_each_pages_values_and_the_pages_it_misses(
     assert with_h1 == ["/", "/noisy", "/p/1", "/p/2"] and without == ["/about"]
 
 
+def test_an_xpath_gives_nodes_attribute_values_and_numbers(
+        crawled: tuple[Path, str]) -> None:
+    archive, base = crawled
+    authors = match_xpath(archive, xpath="//meta[@name='author']/@content")
+    assert [(p, i["values"]) for p, i in zip(_paths(authors, base), authors["items"],
+                                              strict=True)] == [
+        ("/p/1", ["Ana Lima"]), ("/p/2", ["Bo Chen"])]
+    # an element by its text, whitespace folded; chosen by what CSS cannot say (its text)
+    prices = match_xpath(archive, xpath="//span[contains(., '10.00')]")
+    assert [(p, i["matches"], i["values"]) for p, i in zip(
+        _paths(prices, base), prices["items"], strict=True)] == [("/p/2", 1, ["10.00 EUR"])]
+    assert match_xpath(archive, xpath="//p", url_pattern="%/p/1")["items"][0][
+        "values"] == ["Boils water fast."]
+    # a number per page: pages where it is 0 are not listed, and are the absent ones
+    counts = match_xpath(archive, xpath="count(//span[@class='price'])")
+    assert [(p, i["values"]) for p, i in zip(_paths(counts, base), counts["items"],
+                                              strict=True)] == [("/p/1", ["1"]), ("/p/2", ["2"])]
+    none = match_xpath(archive, xpath="count(//span[@class='price'])", absent=True)
+    assert _paths(none, base) == ["/", "/about", "/noisy"]
+    # both directions of a node set: the pages with an <h1> and the one without
+    assert _paths(match_xpath(archive, xpath="//h1"), base) == ["/", "/noisy", "/p/1",
+                                                                "/p/2"]
+    assert _paths(match_xpath(archive, xpath="//h1", absent=True), base) == ["/about"]
+    # the same answers as the CSS selector where both can say it
+    assert _paths(match_xpath(archive, xpath="//h1"), base) == _paths(
+        match_selector(archive, selector="h1"), base)
+
+
 def test_a_call_past_its_deadline_says_how_far_it_got(crawled: tuple[Path, str]) -> None:
     archive, _ = crawled
     hurried = open_archive(archive, query_timeout=1e-9)
@@ -118,13 +147,22 @@ def test_the_command_line_writes_values_and_refuses_bad_input(
     assert r.stdout.splitlines() == [
         "matches,url,values", f'1,{base}/p/1,"[""47.99 EUR""]"',
         f'2,{base}/p/2,"[""12.50 EUR"", ""10.00 EUR""]"']
+    r = run("match-xpath", str(archive), "--xpath", "//span[@class='price']", "--format",
+            "csv")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1:] == [f'1,{base}/p/1,"[""47.99 EUR""]"',
+                                         f'2,{base}/p/2,"[""12.50 EUR"", ""10.00 EUR""]"']
     for args, message in (
             (("search-html", "--pattern", "/([a-z/"),
              "pattern: not a valid regular expression: "),
             (("search-html", "--pattern", "/x/q"),
              "pattern: unknown flag 'q' after /…/ (i, m, s or x)"),
             (("match-selector", "--selector", "p[["),
-             "selector: not a CSS selector lexbor reads: 'p[['")):
+             "selector: not a CSS selector lexbor reads: 'p[['"),
+            (("match-xpath", "--xpath", "//p[["),
+             "xpath: not an XPath 1.0 expression lxml reads: '//p[['"),
+            (("match-xpath", "--xpath", "document('http://example.com/')"),
+             "xpath: not an XPath 1.0 expression lxml reads")):
         bad = run(args[0], str(archive), *args[1:])
         assert bad.returncode == 2 and bad.stdout == "", bad.stderr
         lines = bad.stderr.strip().splitlines()

@@ -34,6 +34,7 @@ SAMPLE_ARGS = {
     "get_page_main_contents": {"url": "http://localhost/a"},
     "search_html": {"pattern": "/<title>/i"},
     "match_selector": {"selector": "title"},
+    "match_xpath": {"xpath": "//title"},
     "list_pages_by_resource": {"resource_pattern": "%.css"},
     "match_urls": {"urls": "http://localhost/a http://localhost/nowhere"},
     "get_near_duplicates": {"url": "http://localhost/a"},

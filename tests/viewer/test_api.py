@@ -44,6 +44,7 @@ def sample_args(archive: Path) -> dict[str, dict[str, Any]]:
         "list_pages_by_resource": {"resource_pattern": "%.css"},
         "match_urls": {"urls": " ".join([home, home + "products/", home + "nowhere"])},
         "match_selector": {"selector": "meta[name=description]", "attribute": "content"},
+        "match_xpath": {"xpath": "//meta[@name='description']/@content"},
         "get_resource_referrers": {"resource_url": home + "static/site.css"},
         "list_inbound_links": {"url": home + "products/"},
         "list_pages_by_tag": {"provider": "WordPress"},
