@@ -82,6 +82,14 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("get_page_main_contents", {"archive": s, "url": A}),
         ("list_unused_resources", {"archive": s}),
         ("compare_archives", {"archive": s, "old": s, "kind": "removed"}),
+        ("find_near_duplicates", {"archive": s, "threshold": 50, "minWords": 3}),
+        ("get_near_duplicates", {"archive": s, "url": A, "minWords": 3}),
+        ("list_link_score", {"archive": s}), ("list_resource_hosts", {"archive": s}),
+        ("list_pages_by_resource", {"archive": s, "resourcePattern": "%.css"}),
+        ("match_urls", {"archive": s, "urls": f"{A} http://localhost/nowhere"}),
+        ("search_html", {"archive": s, "pattern": "/<title>/i"}),
+        ("match_selector", {"archive": s, "selector": "title"}),
+        ("match_xpath", {"archive": s, "xpath": "//title"}),
     ]
     assert {n for n, _ in calls} == {t.name for t in TOOLS}
     return calls
@@ -105,6 +113,35 @@ async def test_stdio_session_calls_every_tool(root: Path, site: Path, mode: str)
         ok = await client.call_tool("get_summary", {"archive": str(site)})
         assert ok.structured_content is not None
         assert ok.structured_content["totalPages"] == 5
+
+
+async def test_the_extraction_tools_answer_what_the_library_answers(root: Path,
+                                                                   site: Path) -> None:
+    """The tools added with the CLI's queries give the library's answer, over stdio."""
+    import nitpicker_query as q
+
+    expected = {
+        "match_selector": q.match_selector(site, selector="body"),
+        "match_xpath": q.match_xpath(site, xpath="//body"),
+        "search_html": q.search_html(site, pattern="A</body>"),
+        "match_urls": q.match_urls(site, urls=f"{A} http://localhost/nowhere"),
+        "list_link_score": q.list_link_score(site),
+    }
+    arguments = {"match_selector": {"selector": "body"}, "match_xpath": {"xpath": "//body"},
+                 "search_html": {"pattern": "A</body>"},
+                 "match_urls": {"urls": f"{A} http://localhost/nowhere"},
+                 "list_link_score": {}}
+    assert expected["match_xpath"]["items"][0]["values"] == ["A"]   # page A's body
+    assert expected["search_html"]["total"] == 1
+    async with Client(params("--root", str(root))) as client:
+        for name, answer in expected.items():
+            result = await client.call_tool(name, {"archive": str(site), **arguments[name]})
+            assert not result.is_error, (name, result.content)
+            got = result.structured_content
+            assert got is not None
+            assert got["items"] == [{k: v for k, v in i.items() if v is not None}
+                                    for i in answer["items"]], name
+            assert got["total"] == answer["total"], name
 
 
 async def test_200_concurrent_calls(root: Path, site: Path) -> None:

@@ -57,6 +57,17 @@ async def test_tool_list_is_complete_and_read_only(root: Path) -> None:
         assert 40 <= len(tool.description.split()) <= 120, tool.name  # type: ignore[union-attr]
 
 
+def test_every_query_of_the_cli_is_a_tool() -> None:
+    """The catalog is the one list of questions: each of the CLI's queries is an MCP tool
+    of the same name (nine of them, search_html to link score, once reached only the CLI
+    and the viewer); the two tools beyond it look at the roots, not one archive."""
+    from nitpicker_query.queries.catalog import QUERIES
+
+    tools = {t.name for t in TOOLS}
+    assert [q.name for q in QUERIES if q.name not in tools] == []
+    assert sorted(tools - {q.name for q in QUERIES}) == ["list_archives", "open_archive"]
+
+
 @pytest.mark.parametrize("mode", MODES)
 async def test_every_tool_answers(root: Path, site: Path, mode: str) -> None:
     s = str(site)
