@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 PHI_MAX = 0.3
 """Largest correlation (the phi coefficient of the two presences) of two sibling
@@ -46,8 +47,18 @@ against eleven others)."""
 
 MIN_EXPECTED = 5.0
 """Pages independence must predict in every cell of the two options' 2×2 table (with
-and without each) before it is evidence: fewer, and chance alone moves the
-correlation past the bound."""
+and without each) before the table is evidence of independence, or the chi-square
+approximation holds: fewer, and chance alone moves the correlation past the bound.
+Evidence of a bond needs no such size: a smaller table is judged by Fisher's exact
+test (:func:`_exact_tail`) at the same level, :data:`EXACT_BOUND`."""
+
+EXACT_BOUND = 0.001
+"""Probability, under independence, of a table at least as far from it as the one seen
+(Fisher's exact test, the tail in the observed direction) below which a small table
+binds two options: the level of :data:`CHI2_BOUND`. A block of 1,354 articles and 46
+archive lists shows its article on every page but the lists' and the lists' items on
+none of the articles': independence predicts 1.5 pages without the article, too few
+for the chi-square, and the exact test puts the table at 10⁻⁸⁷."""
 
 MIN_PEERS = 2
 """Sibling options a free option must be independent of. Independence from one says
@@ -127,14 +138,13 @@ def _judge(counter: Counter[int], structures: list[frozenset[tuple[int, int, int
     options are judged among the pages of each combination of markers, one template's
     pages at a time."""
     pairs = _correlations(counter, structures, skip, parent_of, parent_token)
-    total = sum(counter.values())
-    markers = {t for (a, b), (phi, _na, _nb, _nab) in pairs.items()
-               if phi < 0 and _bound(phi, total) for t in (a, b)}
+    markers = {t for (a, b), pair in pairs.items()
+               if pair.phi < 0 and _bound(pair) for t in (a, b)}
     # an option found only with one marker (the rail only on product pages) is an option
     # of that template, kept apart from the other templates by its marker, not one itself
-    inside = {x for (a, b), (_phi, na, nb, nab) in pairs.items()
-              for x, m, nx, nm in ((a, b, na, nb), (b, a, nb, na))
-              if x in markers and m in markers and nab == nx and nm > nx}
+    inside = {x for (a, b), pair in pairs.items()
+              for x, m, nx, nm in ((a, b, pair.na, pair.nb), (b, a, pair.nb, pair.na))
+              if x in markers and m in markers and pair.nab == nx and nm > nx}
     markers -= inside
     strata: dict[frozenset[int], Counter[int]] = defaultdict(Counter)
     for sid, n in counter.items():
@@ -143,33 +153,68 @@ def _judge(counter: Counter[int], structures: list[frozenset[tuple[int, int, int
     peers: dict[int, set[int]] = defaultdict(set)   # siblings it was compared with
     for stratum in strata.values():
         within = _correlations(stratum, structures, skip | markers, parent_of, parent_token)
-        n = sum(stratum.values())
-        for (a, b), (phi, _na, _nb, _nab) in within.items():
-            independent = not _bound(phi, n)
+        for (a, b), pair in within.items():
+            independent = not _bound(pair)
+            if independent and not pair.readable:   # too small to say either way
+                continue
             for t, other in ((a, b), (b, a)):
                 verdict[t] = verdict.get(t, True) and independent
                 peers[t].add(other)
     return {t: ok for t, ok in verdict.items() if not ok or len(peers[t]) >= MIN_PEERS}
 
 
-def _bound(phi: float, pages: int) -> bool:
+class _Pair(NamedTuple):
+    """Two sibling options' 2×2 table: their correlation, the pages of each, of both, and
+    of their parent (``n``); ``readable`` when independence fills every cell enough
+    (:data:`MIN_EXPECTED`)."""
+
+    phi: float
+    na: int
+    nb: int
+    nab: int
+    n: int
+    readable: bool
+
+
+def _bound(pair: _Pair) -> bool:
     """Are two options correlated, as evidence and not chance: beyond :data:`PHI_MAX`,
-    and significant (the 2×2 table's chi-square, ``pages · phi²``, past
-    :data:`CHI2_BOUND`)? Thirty landing pages show correlations of ±0.4 between blocks
-    drawn independently; ten thousand pages make a correlation of 0.05 significant."""
-    return abs(phi) > PHI_MAX and pages * phi * phi > CHI2_BOUND
+    and significant (the 2×2 table's chi-square, ``n · phi²``, past :data:`CHI2_BOUND`;
+    a table too small for it by the exact test, :data:`EXACT_BOUND`)? Thirty landing
+    pages show correlations of ±0.4 between blocks drawn independently; ten thousand
+    pages make a correlation of 0.05 significant."""
+    if abs(pair.phi) <= PHI_MAX:
+        return False
+    if pair.readable:
+        return pair.n * pair.phi * pair.phi > CHI2_BOUND
+    return _exact_tail(pair) < EXACT_BOUND
+
+
+def _exact_tail(pair: _Pair) -> float:
+    """Fisher's exact test of a 2×2 table, one-sided in the direction of its correlation:
+    the probability, with both options' pages as seen and independent of each other, of
+    sharing ``nab`` pages or fewer (a negative correlation), or ``nab`` or more."""
+    n, na, nb = pair.n, pair.na, pair.nb
+    low, high = max(0, na + nb - n), min(na, nb)
+    base = math.lgamma(na + 1) + math.lgamma(n - na + 1) + math.lgamma(nb + 1) \
+        + math.lgamma(n - nb + 1) - math.lgamma(n + 1)
+
+    def mass(k: int) -> float:
+        return math.exp(base - math.lgamma(k + 1) - math.lgamma(na - k + 1)
+                        - math.lgamma(nb - k + 1) - math.lgamma(n - na - nb + k + 1))
+
+    ks = range(low, pair.nab + 1) if pair.phi < 0 else range(pair.nab, high + 1)
+    return min(1.0, sum(mass(k) for k in ks))
 
 
 def _correlations(counter: Counter[int], structures: list[frozenset[tuple[int, int, int]]],
                   skip: set[int], parent_of: Mapping[int, str],
                   parent_token: Mapping[int, int]
-                  ) -> dict[tuple[int, int], tuple[float, int, int, int]]:
-    """The phi coefficient of each pair of sibling options on ``counter``'s pages (pages
-    per structure), with the pages of each and of both, for the pairs whose 2×2 table
-    independence fills enough
-    (:data:`MIN_EXPECTED`). An option is judged among the pages its parent is on (an
-    article's title and body are on every article, however few of the block's pages
-    are articles)."""
+                  ) -> dict[tuple[int, int], _Pair]:
+    """The 2×2 table of each pair of sibling options on ``counter``'s pages (pages per
+    structure): their phi coefficient, the pages of each and of both, and whether
+    independence fills its cells enough to be read (:data:`MIN_EXPECTED`). An option is
+    judged among the pages its parent is on (an article's title and body are on every
+    article, however few of the block's pages are articles)."""
     total = sum(counter.values())
     present: Counter[int] = Counter()
     for sid, n in counter.items():
@@ -192,7 +237,7 @@ def _correlations(counter: Counter[int], structures: list[frozenset[tuple[int, i
     by_parent: dict[str, list[int]] = defaultdict(list)
     for t in optional:
         by_parent[parent_of[t]].append(t)
-    out: dict[tuple[int, int], tuple[float, int, int, int]] = {}
+    out: dict[tuple[int, int], _Pair] = {}
     for siblings in by_parent.values():
         siblings.sort()
         for i, a in enumerate(siblings):
@@ -200,11 +245,12 @@ def _correlations(counter: Counter[int], structures: list[frozenset[tuple[int, i
                 n = max(among[a], 1)
                 na, nb, nab = present[a], present[b], both[(a, b)]
                 # the smallest cell independence predicts: the usual rule for a
-                # contingency table to be read at all
-                if min(na, n - na) * min(nb, n - nb) / n < MIN_EXPECTED:
+                # contingency table to be read as evidence of independence
+                expected = min(na, n - na) * min(nb, n - nb) / n
+                if expected <= 0:   # an option on all of its parent's pages, or none
                     continue
                 phi = (nab * n - na * nb) / math.sqrt(na * (n - na) * nb * (n - nb))
-                out[(a, b)] = (phi, na, nb, nab)
+                out[(a, b)] = _Pair(phi, na, nb, nab, n, expected >= MIN_EXPECTED)
     return out
 
 
