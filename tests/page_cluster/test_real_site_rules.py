@@ -696,3 +696,82 @@ def test_an_element_bound_in_one_block_stays_structure_where_it_is_on_every_page
                             ["/css/site.css", "/css/press.css"]))
     keys = resolve_page_cluster_keys(pages)
     assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def pager(page_no: int) -> str:
+    """One pager component, written alike wherever a list runs to a second page."""
+    items = "".join(f'<li class="pg-item"><a class="is-current">{p}</a></li>' if p == page_no
+                    else f'<li class="pg-item"><a>{p}</a></li>' for p in range(1, 4))
+    prev = '<li class="pg-item pg-prev"><a>prev</a></li>' if page_no > 1 else ""
+    return f'<nav class="pagination"><ul class="pg">{prev}{items}</ul></nav>'
+
+
+def _paged_site(rng: random.Random) -> tuple[list[str], list[dict[str, object]]]:
+    """Forum threads (a pager on one page in ten: the thread's later pages), tag lists and
+    search results (a pager when the list runs long), each in a block of its own."""
+    labels, pages = [], []
+    for i in range(600):
+        kind = rng.choice(["thread", "tag", "search"])
+        page_no = rng.choice([1, 1, 2, 3])
+        if kind == "thread":
+            posts = ('<article class="post"><div class="avatar"><a><img></a></div>'
+                     '<div class="post-body"><header class="meta"><a class="user">u</a>'
+                     '<time>d</time></header><div class="cooked"><p>p</p></div>'
+                     '<div class="actions"><button class="like">l</button><button '
+                     'class="reply">r</button></div></div></article>') * rng.randint(1, 6)
+            body = ('<div class="topic"><header class="topic-head"><h1 class="title">t'
+                    '<span class="badge">s</span></h1><div class="category"><a class="cat">'
+                    'c</a><a class="tag">t</a></div></header>'
+                    f'<div class="posts">{posts}</div>'
+                    + (pager(page_no) if i % 10 == 0 else "")
+                    + '<div class="topic-foot"><a class="btn">reply</a></div></div>')
+        elif kind == "tag":
+            teasers = ('<div class="teaser"><figure class="thumb"><img></figure><h2 '
+                       'class="teaser-title"><a>t</a></h2><p class="excerpt">e</p><div '
+                       'class="teaser-meta"><time>d</time><span class="by">b</span></div>'
+                       '</div>') * rng.randint(1, 9)
+            body = ('<header class="archive-head"><h1 class="archive">tag <span>x</span>'
+                    f'</h1><p class="count">n</p></header><div class="teasers">{teasers}</div>'
+                    + (pager(page_no) if rng.random() < 0.5 else ""))
+        else:
+            hits = ('<li class="hit"><span class="hit-type">t</span><h2 class="hit-title">'
+                    '<a>h</a></h2><p class="snippet">s <mark>m</mark></p><cite class="url">'
+                    'u</cite></li>') * rng.randint(1, 9)
+            body = ('<div class="search-head"><h1 class="results-title">q</h1><p '
+                    'class="summary">n <strong>q</strong></p><div class="sort"><a>r</a>'
+                    f'<a>d</a></div></div><ol class="results">{hits}</ol>'
+                    + (pager(page_no) if rng.random() < 0.4 else ""))
+        labels.append(kind)
+        pages.append(record(i, page(body), {"thread": ["t", f"topic-{i}"],
+                                            "tag": ["tag", f"tag-{i}"],
+                                            "search": ["search", f"q-{i}"]}[kind]))
+    return labels, pages
+
+
+def test_a_pager_the_sites_templates_share_is_no_region_of_one() -> None:
+    """The same pager comes and goes under threads, tag lists and search results: a
+    component the content calls for (a second page), not a region of a template. A
+    thread's later pages stay with its first ones."""
+    labels, pages = _paged_site(random.Random(23))
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def test_a_region_that_comes_and_goes_in_one_template_only_still_splits() -> None:
+    """Beside the shared pager, documents with a table of contents in an ``aside`` and
+    documents without, under one path and mirrored under ``/en/`` (two blocks): the
+    aside comes and goes in those two blocks only, a region of one template, and the two
+    templates stay apart."""
+    rng = random.Random(24)
+    labels, pages = _paged_site(rng)
+    for i in range(len(pages), len(pages) + 300):
+        toc = i % 2 == 0
+        body = ('<article class="doc"><h1 class="t">d</h1><div class="text"><p>t</p></div>'
+                '</article>'
+                + ('<aside class="toc"><ol class="toc-list"><li><a>s</a></li></ol></aside>'
+                   if toc else ""))
+        labels.append("doc-toc" if toc else "doc")
+        pages.append(record(i, page(body), ["docs", f"d-{i}"] if i % 3 else
+                            ["en", "docs", f"d-{i}"]))
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
