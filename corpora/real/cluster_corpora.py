@@ -44,6 +44,10 @@ clustering:
   members' directory, a help centre; 25 templates, look-alike pairs such as member and
   author profiles) written by another helper the same way, held out: measured after
   page_cluster's changes, never tuned on (corpora/publisher_site.py, seed 5).
+- **municipal** — a council portal (services, planning applications, meetings, library,
+  facilities; 26 templates, look-alike pairs such as agendas and minutes) written by a
+  third helper the same way, held out while page_cluster was tuned on the publisher
+  site (corpora/municipal_site.py, seed 3).
 
 The packages are installed when this runs as root (``bench/targets.py``); otherwise a
 missing one is named and the corpus skipped.
@@ -357,6 +361,15 @@ def publisher_pages(pages: int = 10_000, seed: int = 5) -> Iterator[dict[str, An
     return _generated(publisher_site.main, pages, seed)
 
 
+def municipal_pages(pages: int = 10_000, seed: int = 3) -> Iterator[dict[str, Any]]:
+    """A third site written apart from the rules, by a third helper, while page_cluster
+    was being tuned on the other two (corpora/municipal_site.py): a council portal,
+    26 templates with look-alike pairs, its own labels."""
+    from corpora import municipal_site
+
+    return _generated(municipal_site.main, pages, seed)
+
+
 def _generated(main: Callable[[list[str]], int], pages: int, seed: int
                ) -> Iterator[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
@@ -371,7 +384,8 @@ def _generated(main: Callable[[list[str]], int], pages: int, seed: int
 CORPORA = {"sphinx": (sphinx_missing, sphinx_pages), "pelican": (pelican_missing, pelican_pages),
            "mediawiki": (mediawiki_missing, mediawiki_pages),
            "independent": (lambda: None, independent_pages),
-           "publisher": (lambda: None, publisher_pages)}
+           "publisher": (lambda: None, publisher_pages),
+           "municipal": (lambda: None, municipal_pages)}
 
 
 def main() -> int:
