@@ -25,12 +25,22 @@ from typing import Any
 import anyio
 import jsonschema
 from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INVALID_PARAMS,
     CallToolRequestParams,
     CallToolResult,
     ClientCapabilities,
+    CompleteRequestParams,
+    CompleteResult,
+    Completion,
+    GetPromptRequestParams,
+    GetPromptResult,
+    ListPromptsResult,
     ListToolsResult,
     PaginatedRequestParams,
+    PromptMessage,
+    PromptReference,
     RootsCapability,
     TextContent,
 )
@@ -41,12 +51,14 @@ from nitpicker_query.exceptions import ArchiveNotFound, NotFound
 from nitpicker_query.terminal import escape
 from nitpicker_query.values import jsonable
 
+from . import prompts
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
 from .roots import NO_ROOTS, check_allowed, roots_from_uris, within
 from .schema import ARCHIVE_PROPERTY
 from .tools import BY_NAME, TOOLS
 from .tools._base import ToolDef
+from .tools.list_archives import candidates as archive_candidates
 
 log = logging.getLogger("nitpicker_mcp")
 
@@ -347,6 +359,79 @@ class NitpickerServer:
             raise NotFound(message)
         return result
 
+    async def list_prompts(self, ctx: ServerRequestContext[Any],
+                           params: PaginatedRequestParams | None) -> ListPromptsResult:
+        return ListPromptsResult(prompts=prompts.listed())
+
+    async def get_prompt(self, ctx: ServerRequestContext[Any],
+                         params: GetPromptRequestParams) -> GetPromptResult:
+        """A prompt's plan for its archive, with the archive's figures; the archive is
+        resolved and confined as a tool's is, and a wrong argument is a JSON-RPC
+        invalid-params error of one line."""
+        prompt = prompts.BY_NAME.get(params.name)
+        if prompt is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {params.name!r}; prompts/list "
+                           f"has {len(prompts.PROMPTS)}.")
+        arguments = {k: str(v) for k, v in (params.arguments or {}).items()}
+        if self.config.default_archive is not None and not arguments.get("archive"):
+            arguments["archive"] = str(self.config.default_archive)
+        absent = prompts.missing(prompt, arguments)
+        if absent:
+            raise MCPError(INVALID_PARAMS, f"{params.name} needs {', '.join(absent)}.")
+        try:
+            path, roots = await self._resolve(ctx, arguments["archive"])
+            if "old" in arguments:
+                await self._resolve(ctx, arguments["old"])
+
+            def work() -> str:
+                with self.registry.using(path, within(roots)) as archive, \
+                        database_errors(archive):
+                    return prompts.figures(archive)
+
+            summary = await anyio.to_thread.run_sync(work)
+        except NitpickerError as exc:
+            raise MCPError(INVALID_PARAMS, escape(mask_paths(str(exc)))) from None
+        return GetPromptResult(description=prompt.description, messages=[PromptMessage(
+            role="user", content=TextContent(
+                type="text", text=prompts.render(prompt, arguments, summary)))])
+
+    async def complete(self, ctx: ServerRequestContext[Any],
+                       params: CompleteRequestParams) -> CompleteResult:
+        """Values for a prompt's argument: archives under the allowed locations, the
+        archive's URLs, template keys, validators. Nothing (never an error) when the
+        archive named so far cannot be read: a completion is a suggestion."""
+        values: list[str] = []
+        name, value = params.argument.name, params.argument.value
+        given = dict((params.context.arguments if params.context else None) or {})
+        if isinstance(params.ref, PromptReference) and params.ref.name in prompts.BY_NAME:
+            try:
+                values = await self._complete(ctx, name, value, given)
+            except (NitpickerError, OSError):
+                values = []
+        return CompleteResult(completion=Completion(
+            values=values[:prompts.MAX_COMPLETIONS], total=len(values),
+            has_more=len(values) > prompts.MAX_COMPLETIONS))
+
+    async def _complete(self, ctx: ServerRequestContext[Any], name: str, value: str,
+                        given: dict[str, str]) -> list[str]:
+        if name in ("archive", "old"):
+            roots = [*self.config.static_roots, *(await self._client_roots(ctx))]
+            return prompts.archive_names(roots, value, archive_candidates)
+        archive = given.get("archive") or (str(self.config.default_archive)
+                                           if self.config.default_archive else None)
+        if archive is None or name not in ("url", "key", "validator"):
+            return []
+        path, roots = await self._resolve(ctx, archive)
+        finder = {"url": prompts.urls, "key": prompts.template_keys,
+                  "validator": prompts.validators}[name]
+
+        def work() -> list[str]:
+            with self.registry.using(path, within(roots)) as opened, \
+                    database_errors(opened):
+                return finder(opened, value)
+
+        return await anyio.to_thread.run_sync(work)
+
     def build(self) -> Server[Any]:
         @asynccontextmanager
         async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -366,6 +451,9 @@ class NitpickerServer:
             lifespan=lifespan,
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
+            on_list_prompts=self.list_prompts,
+            on_get_prompt=self.get_prompt,
+            on_completion=self.complete,
         )
 
 

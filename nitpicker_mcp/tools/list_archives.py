@@ -36,7 +36,7 @@ def _openable(path: Path, roots: list[Path]) -> bool:
         return False
 
 
-def _candidates(root: Path) -> list[Path]:
+def candidates(root: Path) -> list[Path]:
     found: list[Path] = []
     base_depth = len(root.parts)
     for dirpath, dirnames, filenames in os.walk(root):
@@ -82,7 +82,7 @@ def _run(target: tuple[list[Path], ArchiveRegistry], options: dict[str, Any]
     limit, offset = check_paging(options.get("limit", 100), options.get("offset", 0))
     paths: set[Path] = set()
     for root in roots:
-        paths.update(p for p in _candidates(root) if _openable(p, roots))
+        paths.update(p for p in candidates(root) if _openable(p, roots))
     ordered = sorted(paths, key=str)
     allowed = within(roots)
     items = [describe(path, registry, allowed) for path in ordered[offset:offset + limit]]
