@@ -37,12 +37,18 @@ from mcp.types import (
     GetPromptRequestParams,
     GetPromptResult,
     ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
     ListToolsResult,
     PaginatedRequestParams,
     PromptMessage,
     PromptReference,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    ResourceLink,
     RootsCapability,
     TextContent,
+    TextResourceContents,
 )
 
 from nitpicker_query import NitpickerError, progress
@@ -51,7 +57,7 @@ from nitpicker_query.exceptions import ArchiveNotFound, NotFound
 from nitpicker_query.terminal import escape
 from nitpicker_query.values import jsonable
 
-from . import prompts
+from . import prompts, resources
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
 from .roots import NO_ROOTS, check_allowed, roots_from_uris, within
@@ -61,6 +67,10 @@ from .tools._base import ToolDef
 from .tools.list_archives import candidates as archive_candidates
 
 log = logging.getLogger("nitpicker_mcp")
+
+RESOURCE_NOT_FOUND = -32002
+"""The specification's JSON-RPC code for a resource that does not exist (the SDK names
+none)."""
 
 MAX_STRUCTURED_CHARS = 40_000
 """Upper bound of one result's structured JSON (the text copy doubles it)."""
@@ -324,8 +334,16 @@ class NitpickerServer:
             result, text = bound(result)
         except (ValueError, TypeError):  # bytes or NaN from a stranger's archive
             result, text = bound(jsonable(result))
-        return CallToolResult(content=[TextContent(type="text", text=text)],
-                              structured_content=result)
+        content: list[Any] = [TextContent(type="text", text=text)]
+        whole = resources.link_for_html(result) if name == "get_page_html" else None
+        if whole is not None:   # the cut page's whole HTML, as a resource to read
+            archive = arguments.get("archive") or str(self.config.default_archive)
+            content.append(ResourceLink(
+                type="resource_link", name="stored HTML", mime_type="text/html",
+                uri=resources.uri(archive, "html", whole),
+                description=f"The whole stored HTML, up to {resources.MAX_HTML:,} "
+                "characters (resources/read)."))
+        return CallToolResult(content=content, structured_content=result)
 
     async def _run(self, ctx: ServerRequestContext[Any], tool: ToolDef,
                    arguments: dict[str, Any]) -> Any:
@@ -358,6 +376,46 @@ class NitpickerServer:
                 tool.not_found or "Not found.").format(**options)
             raise NotFound(message)
         return result
+
+    async def list_resources(self, ctx: ServerRequestContext[Any],
+                             params: PaginatedRequestParams | None) -> ListResourcesResult:
+        """Each archive under the allowed locations, as its summary."""
+        roots = [*self.config.static_roots, *(await self._client_roots(ctx))]
+
+        def found() -> list[Path]:
+            paths = {p for root in roots for p in archive_candidates(root)}
+            if self.config.default_archive is not None:
+                paths.add(self.config.default_archive)
+            return sorted(paths, key=str)
+
+        return ListResourcesResult(resources=resources.listed(
+            await anyio.to_thread.run_sync(found)))
+
+    async def list_resource_templates(self, ctx: ServerRequestContext[Any],
+                                      params: PaginatedRequestParams | None
+                                      ) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(resource_templates=resources.templates())
+
+    async def read_resource(self, ctx: ServerRequestContext[Any],
+                            params: ReadResourceRequestParams) -> ReadResourceResult:
+        """One resource, read as a tool's answer is (the archive confined, the deadline,
+        the bound); what cannot be read is one JSON-RPC line, paths masked."""
+        text_uri = str(params.uri)
+        try:
+            address = resources.parse(text_uri)
+            path, roots = await self._resolve(ctx, address.archive)
+
+            def work() -> tuple[str, str]:
+                with self.registry.using(path, within(roots)) as archive, \
+                        database_errors(archive):
+                    return resources.read(archive, address, bound)
+
+            mime, text = await anyio.to_thread.run_sync(work)
+        except NitpickerError as exc:
+            raise MCPError(RESOURCE_NOT_FOUND if isinstance(exc, NotFound)
+                           else INVALID_PARAMS, escape(mask_paths(str(exc)))) from None
+        return ReadResourceResult(contents=[TextResourceContents(
+            uri=text_uri, mime_type=mime, text=text)])
 
     async def list_prompts(self, ctx: ServerRequestContext[Any],
                            params: PaginatedRequestParams | None) -> ListPromptsResult:
@@ -451,6 +509,9 @@ class NitpickerServer:
             lifespan=lifespan,
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
+            on_list_resources=self.list_resources,
+            on_list_resource_templates=self.list_resource_templates,
+            on_read_resource=self.read_resource,
             on_list_prompts=self.list_prompts,
             on_get_prompt=self.get_prompt,
             on_completion=self.complete,

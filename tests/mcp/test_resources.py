@@ -1,0 +1,87 @@
+"""Resources (issue 43, item 2) over real stdio: each archive under the roots listed as
+its summary, the templates of a page's detail, its stored HTML, a template cluster and
+the report page, each read back equal to what the library answers; a cut page's HTML
+answered with a link to the whole; bad URIs and absent pages one JSON-RPC line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp.types import ResourceLink, TextResourceContents
+
+import nitpicker_query as q
+from corpora.fixture_archives import HTML_A
+from nitpicker_mcp import resources
+from nitpicker_query.values import jsonable
+from tests.mcp.test_stdio import A, params, template_key
+
+pytestmark = pytest.mark.anyio
+
+
+async def _read(client: Client, uri: str) -> TextResourceContents:
+    result = await client.read_resource(uri)
+    content = result.contents[0]
+    assert isinstance(content, TextResourceContents) and str(content.uri) == uri
+    return content
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_archives_are_listed_and_each_form_reads_what_the_library_says(
+        root: Path, site: Path, mode: str) -> None:
+    key = template_key(site)
+    async with Client(params("--root", str(root)), mode=mode) as client:
+        listed = (await client.list_resources()).resources
+        forms = (await client.list_resource_templates()).resource_templates
+        summary = await _read(client, resources.uri(site))
+        page = await _read(client, resources.uri(site, "page", A))
+        html = await _read(client, resources.uri(site, "html", A))
+        template = await _read(client, resources.uri(site, "template", key))
+        report = await _read(client, resources.uri(site, "report"))
+    assert resources.uri(site) in [str(r.uri) for r in listed]
+    assert [f.name for f in forms] == ["summary", "page", "html", "template", "report"]
+    assert summary.mime_type == "application/json"
+    assert json.loads(summary.text) == jsonable(q.get_summary(site))
+    assert json.loads(page.text) == jsonable(q.get_page_detail(site, url=A))
+    assert (html.mime_type, html.text) == ("text/html", HTML_A)
+    expected = q.get_template_cluster(site, key=key, limit=resources.TEMPLATE_PAGES)
+    assert expected is not None and json.loads(template.text)["total"] == expected["total"]
+    assert report.mime_type == "text/html" and report.text.startswith("<!doctype html>")
+    assert "Site audit: " in report.text
+
+
+async def test_a_cut_page_points_at_its_whole_html(root: Path, site: Path) -> None:
+    async with Client(params("--root", str(root))) as client:
+        cut = await client.call_tool("get_page_html", {"archive": str(site), "url": A,
+                                                       "maxLength": 5})
+        whole = await client.call_tool("get_page_html", {"archive": str(site), "url": A})
+        links = [c for c in cut.content if isinstance(c, ResourceLink)]
+        assert len(links) == 1 and links[0].mime_type == "text/html"
+        read = await _read(client, str(links[0].uri))
+    assert cut.structured_content is not None and cut.structured_content["truncated"]
+    assert read.text == HTML_A   # the whole of what the tool cut
+    assert not [c for c in whole.content if isinstance(c, ResourceLink)]   # nothing cut
+
+
+async def test_what_cannot_be_read_is_one_line(root: Path, site: Path,
+                                               tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.nitpicker"
+    outside.write_bytes(site.read_bytes())
+    async with Client(params("--root", str(root))) as client:
+        for uri, code, message in (
+                ("https://example.com/", None, "Not a nitpicker resource"),
+                (resources.uri(site) + "/pages/x", None, "after the archive"),
+                (resources.uri(site, "page", "http://localhost/none"), -32002,
+                 "No page 'http://localhost/none'"),
+                (resources.uri(site, "template", "nope"), -32002, "No template cluster"),
+                (resources.uri(outside), None, "outside the allowed")):
+            with pytest.raises(MCPError) as caught:
+                await client.read_resource(uri)
+            text = str(caught.value)
+            assert message in text and "\n" not in text, (uri, text)
+            assert str(tmp_path) not in text
+            if code is not None:
+                assert caught.value.error.code == code
