@@ -25,6 +25,7 @@ from typing import Any
 import anyio
 import jsonschema
 from mcp.server import Server, ServerRequestContext
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -67,6 +68,20 @@ from .tools._base import ToolDef
 from .tools.list_archives import candidates as archive_candidates
 
 log = logging.getLogger("nitpicker_mcp")
+
+CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
+    # fixed for the server's life: its tools, prompts and resource forms
+    "server/discover": CacheHint(ttl_ms=3_600_000),
+    "tools/list": CacheHint(ttl_ms=3_600_000),
+    "prompts/list": CacheHint(ttl_ms=3_600_000),
+    "resources/templates/list": CacheHint(ttl_ms=3_600_000),
+    # the archives under the roots come and go; an archive changes while it is crawled
+    "resources/list": CacheHint(ttl_ms=10_000),
+    "resources/read": CacheHint(ttl_ms=0),
+}
+"""Freshness hints of the 2026-07-28 protocol on the cacheable results: private (the
+answers depend on this server's roots), an hour for what the code fixes, ten seconds for
+the list of archives, none for what an archive holds (a live crawl writes it)."""
 
 RESOURCE_NOT_FOUND = -32002
 """The specification's JSON-RPC code for a resource that does not exist (the SDK names
@@ -507,6 +522,7 @@ class NitpickerServer:
                 "list_pages, list_links, find_duplicates, get_page_detail."
             ),
             lifespan=lifespan,
+            cache_hints=CACHE_HINTS,
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
             on_list_resources=self.list_resources,

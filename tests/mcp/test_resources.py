@@ -85,3 +85,17 @@ async def test_what_cannot_be_read_is_one_line(root: Path, site: Path,
             assert str(tmp_path) not in text
             if code is not None:
                 assert caught.value.error.code == code
+
+
+async def test_lists_carry_cache_hints_in_the_2026_protocol(root: Path, site: Path) -> None:
+    """2026-07-28's freshness hints: an hour for what the server's code fixes (its tools,
+    prompts, resource forms), ten seconds for the archives under the roots, none for what
+    an archive holds (a live crawl writes it); private, as the answers depend on the roots."""
+    async with Client(params("--root", str(root)), mode="auto") as client:
+        tools = await client.list_tools(cache_mode="refresh")
+        prompts = await client.list_prompts(cache_mode="refresh")
+        listed = await client.list_resources(cache_mode="refresh")
+        read = await client.read_resource(resources.uri(site))
+    assert (tools.ttl_ms, tools.cache_scope) == (3_600_000, "private")
+    assert (prompts.ttl_ms, prompts.cache_scope) == (3_600_000, "private")
+    assert (listed.ttl_ms, read.ttl_ms) == (10_000, 0)
