@@ -23,7 +23,8 @@ or Claude Code:
   claude mcp add nitpicker -- nitpicker-mcp --root ~/crawls
 
 Every tool is read-only. Archives are opened only inside the --root directories, the
-directory of --archive, and the roots your MCP client declares.
+directory of --archive, and the roots your MCP client declares. With --allow-crawl DIR
+three tools more start, follow and stop crawls that write only in DIR.
 """
 
 
@@ -43,6 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
                         metavar="S", help="Stop a query running longer than S seconds; the "
                         f"call returns an error and the others go on. Default: "
                         f"{DEFAULT_QUERY_TIMEOUT:g}.")
+    parser.add_argument("--allow-crawl", metavar="DIR",
+                        help="Let the assistant crawl: start_crawl, crawl_status and "
+                        "stop_crawl, writing archives only in DIR (also a root to read). "
+                        "Off by default: without it nothing can write.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--log-level", default="WARNING",
                         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
@@ -73,11 +78,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"nitpicker-mcp: error: --archive: {exc}", file=sys.stderr)
             return 2
 
+    crawl_dir = None
+    if args.allow_crawl:
+        crawl_dir = Path(os.path.realpath(os.path.expanduser(args.allow_crawl)))
+        if not crawl_dir.is_dir() or not os.access(crawl_dir, os.W_OK):
+            print(f"nitpicker-mcp: error: --allow-crawl {args.allow_crawl} is not a "
+                  "writable directory", file=sys.stderr)
+            return 2
+
     from .server import NitpickerServer, ServerConfig
     from .transport import checked_stdio
 
     server = NitpickerServer(ServerConfig(roots=roots, default_archive=archive,
-                                          query_timeout=args.query_timeout)).build()
+                                          query_timeout=args.query_timeout,
+                                          crawl_dir=crawl_dir)).build()
 
     async def serve() -> None:
         async with checked_stdio() as (read, write):

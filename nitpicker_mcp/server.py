@@ -50,6 +50,8 @@ from mcp.types import (
     RootsCapability,
     TextContent,
     TextResourceContents,
+    Tool,
+    ToolAnnotations,
 )
 
 from nitpicker_query import NitpickerError, progress
@@ -58,7 +60,7 @@ from nitpicker_query.exceptions import ArchiveNotFound, NotFound
 from nitpicker_query.terminal import escape
 from nitpicker_query.values import jsonable
 
-from . import prompts, resources
+from . import crawls, prompts, resources
 from .errors import PathNotAllowed, ToolArgumentError, UnknownTool, mask_paths
 from .registry import ArchiveRegistry
 from .roots import NO_ROOTS, check_allowed, roots_from_uris, within
@@ -100,17 +102,50 @@ class ServerConfig:
     roots: list[Path] = field(default_factory=list)
     default_archive: Path | None = None
     query_timeout: float = DEFAULT_QUERY_TIMEOUT
+    crawl_dir: Path | None = None
+    """``--allow-crawl DIR``: the one directory crawls may write (and a root to read)."""
 
     @property
     def static_roots(self) -> list[Path]:
         extra = [self.default_archive.parent] if self.default_archive else []
-        return [*self.roots, *extra]
+        crawls = [self.crawl_dir] if self.crawl_dir else []
+        return [*self.roots, *extra, *crawls]
+
+
+CRAWL_TOOLS = {
+    "start_crawl": ("Start a crawl", "Crawl a site into a new archive in the crawl "
+                    "directory, as nitpicker-crawl does (its limits and defaults; the soft "
+                    "cap on, dedupeCap 100). Returns at once: the crawl runs on its own, "
+                    "survives this conversation, and is followed with crawl_status and "
+                    "stopped with stop_crawl. When it has finished, its archive "
+                    "(<name>.nitpicker) answers every other tool. Only for a site the user "
+                    "asked to crawl.", False),
+    "crawl_status": ("Follow a crawl", "How far a crawl started with start_crawl has got: "
+                     "state (running, finished, stopped, failed), urlsDone, htmlPagesDone, "
+                     "urlsFound, remaining, refusedByCap, the soft cap's events so far "
+                     "(capEvents) and the crawler's last lines. Call it again to follow a "
+                     "running crawl; a finished one's archive is ready for get_summary.",
+                     True),
+    "stop_crawl": ("Stop a crawl", "Stop a running crawl as Ctrl-C does: it stops "
+                   "fetching, writes its archive (what it has crawled so far, resumable "
+                   "with nitpicker-crawl --resume) and ends; waits for that, up to two "
+                   "minutes, then answers as crawl_status does.", False),
+}
 
 
 class _Validators:
     def __init__(self, config: ServerConfig) -> None:
         required = config.default_archive is None
         self.tools = [t.tool(archive_required=required) for t in TOOLS]
+        if config.crawl_dir is not None:
+            inputs = crawls.schemas()
+            self.tools += [Tool(
+                name=name, title=title, description=description, input_schema=inputs[name],
+                output_schema={"type": "object", "required": ["name", "state"]},
+                annotations=ToolAnnotations(read_only_hint=read_only, open_world_hint=True,
+                                            destructive_hint=False,
+                                            idempotent_hint=name != "start_crawl"))
+                for name, (title, description, read_only) in CRAWL_TOOLS.items()]
         self.by_name = {
             t.name: jsonschema.Draft202012Validator(t.input_schema) for t in self.tools
         }
@@ -266,6 +301,7 @@ class NitpickerServer:
         self.config = config
         self.registry = ArchiveRegistry(query_timeout=config.query_timeout)
         self.validators = _Validators(config)
+        self.crawls = crawls.CrawlManager(config.crawl_dir) if config.crawl_dir else None
 
     async def list_tools(self, ctx: ServerRequestContext[Any],
                          params: PaginatedRequestParams | None) -> ListToolsResult:
@@ -329,6 +365,8 @@ class NitpickerServer:
                         params: CallToolRequestParams) -> CallToolResult:
         name = params.name
         try:
+            if self.crawls is not None and name in CRAWL_TOOLS:
+                return await self._crawl_tool(name, dict(params.arguments or {}))
             tool = BY_NAME.get(name)
             if tool is None:
                 raise UnknownTool(f"Unknown tool {name!r}; call tools/list for the "
@@ -359,6 +397,22 @@ class NitpickerServer:
                 description=f"The whole stored HTML, up to {resources.MAX_HTML:,} "
                 "characters (resources/read)."))
         return CallToolResult(content=content, structured_content=result)
+
+    async def _crawl_tool(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        """start_crawl, crawl_status, stop_crawl (``--allow-crawl`` only)."""
+        assert self.crawls is not None
+        error = next(iter(sorted(self.validators.by_name[name].iter_errors(arguments),
+                                 key=lambda e: list(e.absolute_path))), None)
+        if error is not None:
+            raise _argument_error(name, error)
+        manager = self.crawls
+        work = {"start_crawl": lambda: manager.start(arguments),
+                "crawl_status": lambda: manager.status(arguments["name"]),
+                "stop_crawl": lambda: manager.stop(arguments["name"])}[name]
+        result = await anyio.to_thread.run_sync(work)
+        result, text = bound(result)
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content=result)
 
     async def _run(self, ctx: ServerRequestContext[Any], tool: ToolDef,
                    arguments: dict[str, Any]) -> Any:
@@ -554,7 +608,9 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> progress.Reporter:
 
 
 def create_server(*, roots: list[Path] | None = None, archive: Path | None = None,
-                  query_timeout: float = DEFAULT_QUERY_TIMEOUT) -> Server[Any]:
+                  query_timeout: float = DEFAULT_QUERY_TIMEOUT,
+                  crawl_dir: Path | None = None) -> Server[Any]:
     """A configured low-level server (tests connect to it in-process)."""
     return NitpickerServer(ServerConfig(roots=list(roots or []), default_archive=archive,
-                                        query_timeout=query_timeout)).build()
+                                        query_timeout=query_timeout,
+                                        crawl_dir=crawl_dir)).build()
