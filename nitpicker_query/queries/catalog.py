@@ -760,6 +760,9 @@ QUERIES += (
                   "default order is biggest first).", choices=("count",), example="count"),
             Param("sort_order", "choice", "Sort direction.", default="desc",
                   choices=("asc", "desc"), example="asc"),
+            Param("reasons", "tristate", "Why each template's pages are together (blocking, "
+                  "landmarks, sibling clusters): on by default, most of an item's bytes.",
+                  example=False),
             *_paging(50),
         ),
         examples=("nitpicker-query template-clusters site.nitpicker",

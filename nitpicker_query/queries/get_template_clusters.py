@@ -45,6 +45,7 @@ def get_template_clusters(
     sample_pages_limit: int = 5,
     sort_by: str | None = None,
     sort_order: str = "desc",
+    reasons: bool = True,
     limit: int = 50,
     offset: int = 0,
 ) -> dict[str, Any]:
@@ -68,7 +69,8 @@ def get_template_clusters(
     ``pagesClustered`` and ``pagesWithoutHtml`` (internal HTML pages with no snapshot,
     not clustered) come with the envelope. ``sort_by="count"`` with ``sort_order="asc"``
     lists the smallest first (ties in the default order; the clusters are built in
-    Python, so they are sorted there).
+    Python, so they are sorted there). ``reasons=False`` leaves ``reasons`` out (most of
+    an item's bytes: the MCP tool's default, where an assistant's context is the limit).
     """
     if sort_by is not None:
         check_choice("sort_by", sort_by, ("count",))
@@ -90,7 +92,8 @@ def get_template_clusters(
                 "samplePages": [url for url, _i in index.members[key][:sample_pages_limit]],
                 "capEventIds": sorted({m["capEventId"] for m in metas
                                        if m["capEventId"] is not None}),
-                "reasons": _reasons(index, key, detail=False),
+                **({"reasons": _reasons(index, key, detail=False)} if reasons is not False
+                   else {}),
                 "metaSignatureClusters": metas})
     return envelope(items, len(order), limit, offset, pagesClustered=index.pages,
                     pagesWithoutHtml=index.without_html)

@@ -99,3 +99,23 @@ async def test_lists_carry_cache_hints_in_the_2026_protocol(root: Path, site: Pa
     assert (tools.ttl_ms, tools.cache_scope) == (3_600_000, "private")
     assert (prompts.ttl_ms, prompts.cache_scope) == (3_600_000, "private")
     assert (listed.ttl_ms, read.ttl_ms) == (10_000, 0)
+
+
+async def test_template_clusters_are_compact_for_an_assistant(root: Path, site: Path) -> None:
+    """get_template_clusters over MCP leaves each template's reasons out (most of its bytes)
+    and lists three pages, unless asked; the CLI's default keeps them (both directions)."""
+    import json as _json
+
+    full = q.get_template_clusters(site)
+    assert all("reasons" in i for i in full["items"])
+    async with Client(params("--root", str(root))) as client:
+        compact = await client.call_tool("get_template_clusters", {"archive": str(site)})
+        asked = await client.call_tool("get_template_clusters", {"archive": str(site),
+                                                                 "reasons": True})
+    small, large = compact.structured_content, asked.structured_content
+    assert small is not None and large is not None
+    assert [i["key"] for i in small["items"]] == [i["key"] for i in full["items"]]
+    assert not any("reasons" in i for i in small["items"])
+    assert all(len(i["samplePages"]) <= 3 for i in small["items"])
+    assert [i["reasons"] for i in large["items"]] == [
+        _json.loads(_json.dumps(i["reasons"])) for i in full["items"]]
