@@ -66,6 +66,7 @@ async def test_an_assistant_crawls_follows_and_audits(zoo: TrapZoo, tmp_path: Pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["zoo.crawl.log", "zoo.nitpicker"]
 
 
+@pytest.mark.slow   # a crawl of its own (make test-slow): the session above is the fast one
 async def test_stop_is_ctrl_c_the_archive_written(zoo: TrapZoo, tmp_path: Path) -> None:
     async with Client(params("--allow-crawl", str(tmp_path))) as client:
         await _call(client, "start_crawl", url=zoo.url, name="slow", render=False,
@@ -78,6 +79,7 @@ async def test_stop_is_ctrl_c_the_archive_written(zoo: TrapZoo, tmp_path: Path) 
     assert summary["totals"]["urls"] > 0 and summary["crawl"]["stopReason"] != "complete"
 
 
+@pytest.mark.slow   # a crawl of its own, waited for twice (make test-slow)
 async def test_a_crawl_outlives_its_client(zoo: TrapZoo, tmp_path: Path) -> None:
     async with Client(params("--allow-crawl", str(tmp_path))) as client:
         await _call(client, "start_crawl", url=zoo.url, name="alone", render=False)
