@@ -200,6 +200,16 @@ def test_mcp_inspector_cli(root: Path, site: Path) -> None:
                       "--tool-arg", "archive=/etc/passwd")
     assert refused["isError"] is True
     assert "outside the allowed locations" in refused["content"][0]["text"]
+    # prompts and resources through the second client too
+    from nitpicker_mcp import prompts, resources
+
+    assert [p["name"] for p in inspect("--method", "prompts/list")["prompts"]] == [
+        p.name for p in prompts.PROMPTS]
+    plan = inspect("--method", "prompts/get", "--prompt-name", "audit_site",
+                   "--prompt-args", f"archive={site}")
+    assert "list_links" in plan["messages"][0]["content"]["text"]
+    read = inspect("--method", "resources/read", "--uri", resources.uri(site))
+    assert json.loads(read["contents"][0]["text"])["totalPages"] == 5
 
 
 async def test_every_tool_answers_the_same_on_the_archive_converted_to_013(
