@@ -113,18 +113,18 @@ class CrawlManager:
         if crawl.archive.exists() and not arguments.get("overwrite"):
             raise InvalidArgument(f"{crawl.archive.name} exists: choose another name, or "
                                   "overwrite true to replace it.")
-        command = [CRAWLER, url, "-o", str(crawl.archive)]
+        command = [CRAWLER, f"--output={crawl.archive}"]
         for key, (kind, schema) in OPTIONS.items():
             value = arguments.get(key, schema.get("default"))
             if value is None or (kind == "bool" and value is False and key != "render"):
                 continue
             if kind == "bool":
                 command.append(_flag(key) if value else "--no-" + key.lower())
-            elif kind == "list":
-                for item in value:
-                    command += [_flag(key), str(item)]
+            elif kind == "list":   # --flag=value: a value starting with - stays a value
+                command += [f"{_flag(key)}={item}" for item in value]
             else:
-                command += [_flag(key), str(value)]
+                command.append(f"{_flag(key)}={value}")
+        command += ["--", url]   # the URL last, after --: never read as an option
         with open(crawl.log, "wb") as log:
             crawl.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,

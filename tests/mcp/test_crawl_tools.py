@@ -51,7 +51,7 @@ async def test_an_assistant_crawls_follows_and_audits(zoo: TrapZoo, tmp_path: Pa
         started = await _call(client, "start_crawl", url=zoo.url, name="zoo", render=False,
                               parallels=2)
         assert started["state"] == "running" and started["archive"] == "zoo.nitpicker"
-        assert "--dedupe-cap 100" in started["command"]   # the soft cap on by default
+        assert "--dedupe-cap=100" in started["command"]   # the soft cap on by default
         status = await _until_ended(client, "zoo")
         assert status["state"] == "finished" and status["exitCode"] == 0, status
         assert status["archiveWritten"] and status["capEventsTotal"] > 0
@@ -103,6 +103,7 @@ async def test_bad_input_and_no_writing_without_the_flag(zoo: TrapZoo, root: Pat
                 ({"url": "ftp://example.com/", "name": "x"}, "url: an http(s) URL"),
                 ({"url": zoo.url, "name": "taken"}, "taken.nitpicker exists"),
                 ({"url": zoo.url, "name": "x", "dedupeCap": 0}, "dedupeCap")):
+            # (an exclude of "--overwrite" is a glob, passed as --exclude=--overwrite)
             result = await client.call_tool("start_crawl", arguments)
             assert result.is_error, arguments
             text = result.content[0].text  # type: ignore[union-attr]
