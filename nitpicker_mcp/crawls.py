@@ -38,6 +38,8 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
 LOG_TAIL = 256 * 1024
 """Bytes of a crawl's log read for its status (a long crawl's log grows)."""
 MAX_EVENTS = 50
+MAX_RUNNING = 2
+"""Crawls one server runs at once (each may drive a Chromium): a third is refused."""
 STOP_WAIT = 120.0
 """Seconds stop_crawl waits for the crawler to write its archive."""
 _DONE = re.compile(r"nitpicker-crawl: (?:done: |interrupted \(\w+\); )([\d,]+) URLs? "
@@ -110,6 +112,10 @@ class CrawlManager:
         if self._running(crawl):
             raise InvalidArgument(f"A crawl named {crawl.name!r} is running: crawl_status "
                                   "follows it, stop_crawl stops it.")
+        running = [c.name for c in self.crawls.values() if self._running(c)]
+        if len(running) >= MAX_RUNNING:
+            raise InvalidArgument(f"{len(running)} crawls are running ({', '.join(running)}): "
+                                  "wait for one to end or stop it with stop_crawl.")
         if crawl.archive.exists() and not arguments.get("overwrite"):
             raise InvalidArgument(f"{crawl.archive.name} exists: choose another name, or "
                                   "overwrite true to replace it.")

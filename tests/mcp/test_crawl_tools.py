@@ -118,3 +118,17 @@ async def test_bad_input_and_no_writing_without_the_flag(zoo: TrapZoo, root: Pat
     assert not names & {"start_crawl", "crawl_status", "stop_crawl"}
     assert refused.is_error and "Unknown tool 'start_crawl'" in \
         refused.content[0].text  # type: ignore[union-attr]
+
+
+@pytest.mark.slow   # two crawls started and stopped (make test-slow)
+async def test_a_third_crawl_at_once_is_refused(zoo: TrapZoo, tmp_path: Path) -> None:
+    async with Client(params("--allow-crawl", str(tmp_path))) as client:
+        for name in ("one", "two"):
+            await _call(client, "start_crawl", url=zoo.url, name=name, render=False,
+                        parallels=1, interval=500)
+        third = await client.call_tool("start_crawl", {"url": zoo.url, "name": "three"})
+        for name in ("one", "two"):
+            await _call(client, "stop_crawl", name=name)
+    assert third.is_error and "2 crawls are running (one, two)" in \
+        third.content[0].text  # type: ignore[union-attr]
+    assert not (tmp_path / "three.nitpicker").exists()
