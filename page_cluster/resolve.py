@@ -362,55 +362,6 @@ def _designs(corpus: _Corpus) -> dict[int, int]:
     return design_of
 
 
-COMPONENT_BLOCKS = 3
-"""Blocks in which a landmark design must come and go (on some of their pages, not all)
-for it to be a component the site's templates share rather than a region of one
-template (:func:`_shared_components`)."""
-
-
-def _shared_components(corpus: _Corpus, block_of: Sequence[str], chrome: set[int]
-                       ) -> set[int]:
-    """Local landmark instances whose design is a component several templates use, each
-    on some of its pages: a pager, shown where a list or a thread runs to a second page.
-
-    A sidebar or a form more is a template difference however few tokens it is
-    (:func:`_profile`); but a pager on a forum thread's later pages, on a tag page with
-    many posts, on a search with many results, is the same ``nav`` under each, there
-    because the content ran long, and split each of those templates in two by whether a
-    page reached a second page. Designs are told by their tokens relative to the
-    landmark (the same pager under a thread or a list) and the pages of each counted per
-    block; a design present on some but not all pages of :data:`COMPONENT_BLOCKS` blocks
-    or more is a shared component. A template's own sidebar or form is on all of its
-    pages, and comes and goes only in the block or two its template shares."""
-    local = [lid for lid in corpus.landmark_pages if lid not in chrome]
-    design_of: dict[int, int] = {}
-    found: dict[str, list[tuple[int, frozenset[str]]]] = defaultdict(list)
-    for lid in sorted(local, key=lambda i: (-corpus.landmark_pages[i], i)):
-        shell = corpus.landmark_shell[lid]
-        match = lid
-        for design, first in found[corpus.landmark_kind[lid]]:
-            small, large = sorted((len(shell), len(first)))
-            if small * 2 >= large and len(shell & first) >= DESIGN_OVERLAP * small:
-                match = design
-                break
-        else:
-            if len(found[corpus.landmark_kind[lid]]) < MAX_DESIGNS:
-                found[corpus.landmark_kind[lid]].append((lid, shell))
-        design_of[lid] = match
-    if not design_of:
-        return set()
-    block_pages: Counter[str] = Counter(block_of)
-    with_design: Counter[tuple[str, int]] = Counter()
-    for (block, sid), n in Counter(zip(block_of, corpus.page_structure, strict=True)).items():
-        for design in {design_of[lm] for _t, _d, lm in corpus.structure_list[sid]
-                       if lm in design_of}:
-            with_design[(block, design)] += n
-    optional_in: Counter[int] = Counter(design for (block, design), n in with_design.items()
-                                        if n < block_pages[block])
-    shared = {d for d, blocks in optional_in.items() if blocks >= COMPONENT_BLOCKS}
-    return {lid for lid, design in design_of.items() if design in shared}
-
-
 def _effective(structure: frozenset[tuple[int, int, int]], chrome: set[int],
                hidden: frozenset[int]) -> frozenset[int]:
     """The tokens compared: not global chrome, not inside a content container."""
@@ -798,9 +749,6 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     block_of = _blocks(corpus)   # paths and stylesheets only: the same before and after
     _drop_content_ids(corpus, block_of)
     chrome = _global_chrome(corpus)
-    # shared components (a pager) are no region of a template: left out of the profiles,
-    # compared as the rest of the page is
-    no_region = chrome | _shared_components(corpus, block_of, chrome)
     hidden = _content_containers(corpus, chrome, block_of)
     width = len(corpus.token_ids)
     if progress is not None:
@@ -829,7 +777,7 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
             out, not_regions = out_of[block]
             compared = trimmed[(block, sid)] = (
                 _effective(corpus.structure_list[sid], chrome, out),
-                _profile(corpus.structure_list[sid], no_region, corpus.landmark_kind,
+                _profile(corpus.structure_list[sid], chrome, corpus.landmark_kind,
                          corpus.landmark_root, not_regions))
         page_set.append(set_ids.setdefault(compared, len(set_ids)))
     sets = [s for s, _p in set_ids]
