@@ -79,9 +79,11 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "url-70k": ("stored|problem:deadline",) * 2,
     "empty-200": (ANSWERED,) * 2, "png-as-html": (ANSWERED,) * 2,
     "fanout-10k": ("problem:links-left-out",) * 2,
-    "spellings-100k": (STORED, f"{STORED}|problem:renderer-memory"),
-    # 100,000 links take a tab past 512 MB: the page is then stored as it was served
-    "same-url-100k": (STORED, f"{STORED}|problem:renderer-memory"),
+    # 100,000 links take a tab past 512 MB, or past the page's deadline on a loaded two-core
+    # machine (seen in CI: 10 s): either way the page is stored as it was served, its links
+    # read from the HTML, and the problem is named
+    **{name: (STORED, f"{STORED}|problem:renderer-memory|problem:deadline") for name in (
+        "spellings-100k", "same-url-100k")},
     "push-state-flood": (STORED,) * 2, "popup-loop": (STORED,) * 2,
     "fetch-flood": (STORED,) * 2, "beforeunload-trap": (STORED,) * 2,
     # it allocates from a timer after load: read before its first allocation, its timers
