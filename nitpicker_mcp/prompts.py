@@ -146,7 +146,7 @@ Say what is wrong with the page and how it compares with its template
 def _template(a: dict[str, str]) -> str:
     return f"""Review the template {a['key']!r} of archive {a['archive']!r}.
 
-1. get_template_cluster with this key: its pages and why they are together.
+1. get_template_cluster with this key (or id): its pages and why they are together.
 2. get_page_detail on two or three of them: titles, descriptions, headings.
 3. find_duplicates and find_near_duplicates restricted by eye to its pages: a template
    whose pages share their title or content is a trap or a thin section.
@@ -224,12 +224,14 @@ def urls(archive: Archive, prefix: str) -> list[str]:
 
 
 def template_keys(archive: Archive, prefix: str) -> list[str]:
-    """Template keys, biggest template first — only when the archive has them at hand
-    (a completion never starts the minutes-long first computation)."""
+    """Template ids, biggest template first (a key typed so far completes to its
+    template's id: 12 characters to carry instead of a JSON key) — only when the archive
+    has them at hand (a completion never starts the minutes-long first computation)."""
     if not templates_ready_of(archive):
         return []
-    items = get_template_clusters(archive, limit=MAX_COMPLETIONS)["items"]
-    return [str(i["key"]) for i in items if str(i["key"]).startswith(prefix)]
+    items = get_template_clusters(archive, reasons=False, limit=MAX_COMPLETIONS)["items"]
+    return [str(i["id"]) for i in items
+            if str(i["id"]).startswith(prefix) or str(i["key"]).startswith(prefix)]
 
 
 def validators(archive: Archive, prefix: str) -> list[str]:

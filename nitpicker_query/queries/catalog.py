@@ -767,21 +767,23 @@ QUERIES += (
         ),
         examples=("nitpicker-query template-clusters site.nitpicker",
                   "nitpicker-query template-clusters site.nitpicker --min-count 10"),
-        table_columns=("count", "key", "capEventIds"),
+        table_columns=("count", "id", "key", "capEventIds"),
         heavy=True, ready=_templates_ready,
     ),
     QuerySpec(
         "get_template_cluster", "template-cluster", get_template_cluster,
         "Every page of one template cluster, with why its pages are together.",
         (
-            Param("key", "str", "A template cluster's key, as listed by template-clusters.",
-                  required=True, example='["path:blog|css:/static/site.css","cluster:0"]'),
+            Param("key", "str", "A template cluster's id (t- and ten hex digits) or its "
+                  "key, as listed by template-clusters.", required=True,
+                  example="t-5d41402abc"),
             *_paging(),
         ),
-        not_found="No template cluster with key {key} in this archive (list them with "
-        "get_template_clusters, or the template-clusters command).",
-        examples=("nitpicker-query template-cluster site.nitpicker --key "
-                  "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'",),
+        not_found="No template cluster with id or key {key} in this archive (list them "
+        "with get_template_clusters, or the template-clusters command).",
+        examples=("nitpicker-query template-cluster site.nitpicker --key t-5d41402abc",
+                  "nitpicker-query template-cluster site.nitpicker --key "
+                  "'[\"path:blog|css:/static/site.css\",\"cluster:0\"]'"),
         table_columns=("url", "title"),
         heavy=True, ready=_templates_ready,
     ),

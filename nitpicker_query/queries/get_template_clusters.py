@@ -6,7 +6,7 @@ from typing import Any
 
 from ..archive.opening import Archive, opened
 from .paging import check_choice, check_int, check_paging, envelope
-from .templates import TemplateIndex, template_index
+from .templates import TEMPLATE_ID, TemplateIndex, template_id, template_index
 
 MAX_META_CLUSTERS = 10
 """Meta-signature clusters listed per template (the most shared first)."""
@@ -57,7 +57,9 @@ def get_template_clusters(
     more, biggest first. The first call on an archive reads every snapshot (about a
     millisecond a page); later calls in the same process reuse the result.
 
-    Item: ``key`` (the cluster key, for :func:`get_template_cluster`), ``count``,
+    Item: ``id`` (the cluster's short stable id, :func:`~.templates.template_id`) and
+    ``key`` (the cluster key itself) — either names it to :func:`get_template_cluster` —,
+    ``count``,
     ``samplePages`` (first URLs in URL order), ``reasons`` (``blocking``: the path and
     stylesheets of its blocks; ``landmarks``: per kind, how many of its pages have one
     and the share of those that are the site's chrome (header, footer) rather than the
@@ -88,7 +90,7 @@ def get_template_clusters(
         for key in order[offset:offset + limit]:
             metas = _meta_clusters(index, key)
             items.append({
-                "key": key, "count": len(index.members[key]),
+                "id": template_id(key), "key": key, "count": len(index.members[key]),
                 "samplePages": [url for url, _i in index.members[key][:sample_pages_limit]],
                 "capEventIds": sorted({m["capEventId"] for m in metas
                                        if m["capEventId"] is not None}),
@@ -102,9 +104,10 @@ def get_template_clusters(
 def get_template_cluster(
     archive: Archive | str, *, key: str, limit: int = 100, offset: int = 0
 ) -> dict[str, Any] | None:
-    """Every page of one template cluster (a ``key`` from the cluster list), URL order.
+    """Every page of one template cluster (a ``key`` or ``id`` from the cluster list), URL
+    order.
 
-    Returns the list envelope of members ``{url, title}`` with ``key``, ``reasons``
+    Returns the list envelope of members ``{url, title}`` with ``id``, ``key``, ``reasons``
     (with the ``structuralCoreTokens`` themselves — the element paths on 80 % of its
     pages, the first 200 — and each landmark's ``shellTokens``) and
     ``metaSignatureClusters`` first; None when the archive has no such cluster. A key
@@ -114,10 +117,8 @@ def get_template_cluster(
     limit, offset = check_paging(limit, offset)
     with opened(archive) as a:
         index = template_index(a)
+        key = _named(key.strip(), index.members)
         members = index.members.get(key)
-        if members is None:
-            key = _as_pasted(key, index.members)
-            members = index.members.get(key)
         if members is None:
             return None
         page = members[offset:offset + limit]
@@ -126,9 +127,22 @@ def get_template_cluster(
         titles = dict(a.rows(f"SELECT id, title FROM pages WHERE id IN ({marks})", ids)) \
             if ids else {}
         items = [{"url": url, "title": titles.get(i)} for url, i in page]
-        return envelope(items, len(members), limit, offset, key=key,
+        return envelope(items, len(members), limit, offset, id=template_id(key), key=key,
                         reasons=_reasons(index, key, detail=True),
                         metaSignatureClusters=_meta_clusters(index, key))
+
+
+def _named(name: str, keys: Any) -> str:
+    """The stored key ``name`` stands for: itself, the key whose id it is, or the key it
+    is a shell-mangled paste of; ``name`` unchanged when none."""
+    if name in keys:
+        return name
+    if TEMPLATE_ID.fullmatch(name.lower()):
+        for stored in keys:
+            if template_id(stored) == name.lower():
+                return str(stored)
+        return name
+    return _as_pasted(name, keys)
 
 
 def _as_pasted(key: str, keys: Any) -> str:

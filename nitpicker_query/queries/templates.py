@@ -15,6 +15,7 @@ that may still grow — and a second call is a dictionary lookup. Nothing is wri
 
 from __future__ import annotations
 
+import hashlib
 import html as html_lib
 import re
 import threading
@@ -44,6 +45,18 @@ CACHED_ARCHIVES = 4
 
 _LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
 _ATTR = re.compile(r"""([a-zA-Z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+
+
+TEMPLATE_ID = re.compile(r"t-[0-9a-f]{10}")
+"""How a template cluster's short id is spelt (:func:`template_id`)."""
+
+
+def template_id(key: str) -> str:
+    """A template cluster's short, stable name: ``t-`` and ten hex digits of its key's
+    SHA-256. A key is JSON with quotes and stylesheet URLs (often 100+ characters) that
+    an assistant or a shell must copy back exactly; the id is 12 characters, the same for
+    the same key in every process, and every tool taking a key takes it."""
+    return "t-" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:10]
 
 
 def stylesheet_hrefs(html: str, url: str) -> list[str]:

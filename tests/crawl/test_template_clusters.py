@@ -165,14 +165,28 @@ def test_cli_lists_and_drills_down_with_one_line_errors(capped_plain: Crawl) -> 
     assert listed.returncode == 0, listed.stderr
     import json
 
-    first = json.loads(listed.stdout)["items"][0]
+    items = json.loads(listed.stdout)["items"]
+    first = items[0]
     one = run("template-cluster", str(capped_plain.archive), "--key", first["key"],
               "--limit", "2")
     assert one.returncode == 0 and len(json.loads(one.stdout)["items"]) == 2
-    missing = run("template-cluster", str(capped_plain.archive), "--key", "nope")
-    assert missing.returncode == 1 and missing.stdout == ""
-    assert missing.stderr.count("\n") == 1 and "No template cluster with key nope" in \
-        missing.stderr
+    # the short id names the same cluster, whatever its case; ids are distinct per cluster
+    assert len({i["id"] for i in items}) == len(items)
+    assert all(len(i["id"]) == 12 and i["id"].startswith("t-") for i in items)
+    by_id = run("template-cluster", str(capped_plain.archive), "--key", first["id"].upper(),
+                "--limit", "2")
+    assert by_id.returncode == 0, by_id.stderr
+    assert json.loads(by_id.stdout) == json.loads(one.stdout)
+    assert json.loads(one.stdout)["id"] == first["id"]
+    assert json.loads(one.stdout)["key"] == first["key"]
+    table = run("template-clusters", str(capped_plain.archive), "--min-count", "30",
+                "--format", "table")
+    assert first["id"] in table.stdout
+    for name in ("nope", "t-0000000000"):   # an id of no cluster is not found either
+        missing = run("template-cluster", str(capped_plain.archive), "--key", name)
+        assert missing.returncode == 1 and missing.stdout == ""
+        assert missing.stderr.count("\n") == 1 and \
+            f"No template cluster with id or key {name}" in missing.stderr
     bad = run("template-clusters", str(capped_plain.archive), "--min-count", "0")
     assert bad.returncode == 2 and "min-count" in bad.stderr and "Traceback" not in bad.stderr
 

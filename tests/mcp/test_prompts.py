@@ -93,3 +93,34 @@ async def test_arguments_are_completed_from_what_is_there(root: Path, site: Path
     assert one.values[0] == urls[0]
     assert none.values == [] and unread.values == []   # a suggestion, never an error
     assert validators.values == []   # the fixture was never analysed
+
+
+async def test_a_template_key_completes_to_its_short_id_once_the_templates_are_at_hand(
+        root: Path, site: Path, tmp_path: Path) -> None:
+    """review_template's key completes to ids (12 characters an assistant carries back
+    instead of a JSON key), from the id or the key typed so far — and not before the
+    archive's templates exist: a completion never starts their computation."""
+    copy = tmp_path / "fresh.nitpicker"   # its own cache key: never clustered by any test
+    copy.write_bytes(site.read_bytes())
+    copy.touch()
+    ref = PromptReference(type="ref/prompt", name="review_template")
+    async with Client(params("--root", str(tmp_path))) as client:
+        before = (await client.complete(ref, {"name": "key", "value": ""},
+                                        {"archive": str(copy)})).completion
+        listed = await client.call_tool("get_template_clusters", {"archive": str(copy)})
+        items = (listed.structured_content or {})["items"]
+        ids = (await client.complete(ref, {"name": "key", "value": "t-"},
+                                     {"archive": str(copy)})).completion
+        by_key = (await client.complete(ref, {"name": "key", "value": items[0]["key"][:8]},
+                                        {"archive": str(copy)})).completion
+        none = (await client.complete(ref, {"name": "key", "value": "zz"},
+                                      {"archive": str(copy)})).completion
+        reviewed = await client.get_prompt("review_template", {"archive": str(copy),
+                                                               "key": ids.values[0]})
+        cluster = await client.call_tool("get_template_cluster", {"archive": str(copy),
+                                                                  "key": ids.values[0]})
+    assert before.values == []
+    assert ids.values == [i["id"] for i in items]
+    assert items[0]["id"] in by_key.values and none.values == []
+    assert ids.values[0] in reviewed.messages[0].content.text  # type: ignore[union-attr]
+    assert (cluster.structured_content or {})["key"] == items[0]["key"]

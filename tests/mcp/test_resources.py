@@ -16,6 +16,7 @@ from mcp.types import ResourceLink, TextResourceContents
 import nitpicker_query as q
 from corpora.fixture_archives import HTML_A
 from nitpicker_mcp import resources
+from nitpicker_query.queries.templates import template_id
 from nitpicker_query.values import jsonable
 from tests.mcp.test_stdio import A, params, template_key
 
@@ -40,6 +41,7 @@ async def test_archives_are_listed_and_each_form_reads_what_the_library_says(
         page = await _read(client, resources.uri(site, "page", A))
         html = await _read(client, resources.uri(site, "html", A))
         template = await _read(client, resources.uri(site, "template", key))
+        short = await _read(client, resources.uri(site, "template", template_id(key)))
         report = await _read(client, resources.uri(site, "report"))
     assert resources.uri(site) in [str(r.uri) for r in listed]
     assert [f.name for f in forms] == ["summary", "page", "html", "template", "report"]
@@ -49,6 +51,7 @@ async def test_archives_are_listed_and_each_form_reads_what_the_library_says(
     assert (html.mime_type, html.text) == ("text/html", HTML_A)
     expected = q.get_template_cluster(site, key=key, limit=resources.TEMPLATE_PAGES)
     assert expected is not None and json.loads(template.text)["total"] == expected["total"]
+    assert json.loads(short.text) == json.loads(template.text)   # its id names it too
     assert report.mime_type == "text/html" and report.text.startswith("<!doctype html>")
     assert "Site audit: " in report.text
 
