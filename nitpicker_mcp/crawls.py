@@ -42,6 +42,11 @@ MAX_RUNNING = 2
 """Crawls one server runs at once (each may drive a Chromium): a third is refused."""
 STOP_WAIT = 120.0
 """Seconds stop_crawl waits for the crawler to write its archive."""
+MAX_FOLLOW = 600
+"""Most seconds crawl_status follows a crawl before it answers (its ``wait``): a host's
+request timeout is the real bound; the crawl itself goes on either way."""
+FOLLOW_STEP = 1.0
+"""Seconds between two readings of a followed crawl's log."""
 _DONE = re.compile(r"nitpicker-crawl: (?:done: |interrupted \(\w+\); )([\d,]+) URLs? "
                    r"\(([\d,]+) HTML pages?\)")
 _REFUSED = re.compile(r"([\d,]+) URLs refused in the archive")
@@ -232,4 +237,27 @@ def schemas() -> dict[str, dict[str, Any]]:
                             "name": name, **{k: s for k, (_kind, s) in OPTIONS.items()}}}
     one = {"type": "object", "additionalProperties": False, "required": ["name"],
            "properties": {"name": name}}
-    return {"start_crawl": start, "crawl_status": one, "stop_crawl": one}
+    follow = {**one, "properties": {
+        "name": name, "wait": {"type": "integer", "minimum": 0, "maximum": MAX_FOLLOW,
+                               "default": 0, "description": "Seconds to follow a running "
+                               "crawl before answering: the answer comes when it ends or "
+                               "the time is up, with progress notifications meanwhile when "
+                               "the call asks for them (0: answer at once)."}}}
+    return {"start_crawl": start, "crawl_status": follow, "stop_crawl": one}
+
+
+def progress_of(status: dict[str, Any]) -> tuple[int, int | None, str]:
+    """A status as MCP progress: URLs done, the total (URLs found so far while it runs: a
+    total that grows as links are found; once ended, the archive's own count, which the
+    crawler's last line gives), and those figures in words."""
+    done = int(status.get("urlsDone") or 0)
+    refused = int(status.get("refusedByCap") or 0)
+    capped = [f"{refused:,} refused by the soft cap"] if refused else []
+    if status["state"] != "running":
+        return done, done, ", ".join([f"{status['state']}: {done:,} URLs in the archive",
+                                      *capped])
+    found = status.get("urlsFound")
+    words = [f"running: {done:,} URLs done"]
+    if found is not None:
+        words.append(f"{int(found):,} found, {int(status.get('remaining') or 0):,} remaining")
+    return done, None if found is None else max(int(found), done), ", ".join(words + capped)

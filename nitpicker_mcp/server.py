@@ -16,7 +16,7 @@ import json
 import logging
 import os
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,8 +123,10 @@ CRAWL_TOOLS = {
     "crawl_status": ("Follow a crawl", "How far a crawl started with start_crawl has got: "
                      "state (running, finished, stopped, failed), urlsDone, htmlPagesDone, "
                      "urlsFound, remaining, refusedByCap, the soft cap's events so far "
-                     "(capEvents) and the crawler's last lines. Call it again to follow a "
-                     "running crawl; a finished one's archive is ready for get_summary.",
+                     "(capEvents) and the crawler's last lines. With wait, it follows a "
+                     "running crawl up to that many seconds (progress notifications "
+                     "meanwhile) and answers when it ends; a finished one's archive is "
+                     "ready for get_summary.",
                      True),
     "stop_crawl": ("Stop a crawl", "Stop a running crawl as Ctrl-C does: it stops "
                    "fetching, writes its archive (what it has crawled so far, resumable "
@@ -366,16 +368,14 @@ class NitpickerServer:
         name = params.name
         try:
             if self.crawls is not None and name in CRAWL_TOOLS:
-                return await self._crawl_tool(name, dict(params.arguments or {}))
+                return await self._crawl_tool(ctx, name,
+                                              _integral_floats(dict(params.arguments or {})))
             tool = BY_NAME.get(name)
             if tool is None:
                 raise UnknownTool(f"Unknown tool {name!r}; call tools/list for the "
                                   f"{len(TOOLS)} available tools.")
             arguments = _integral_floats(dict(params.arguments or {}))
-            error = next(iter(sorted(self.validators.by_name[name].iter_errors(arguments),
-                                     key=lambda e: list(e.absolute_path))), None)
-            if error is not None:
-                raise _argument_error(name, error)
+            self._check_arguments(name, arguments)
             result = without_nulls(await self._run(ctx, tool, arguments), tool.output_schema)
         except NitpickerError as exc:
             return _error(str(exc))
@@ -398,21 +398,51 @@ class NitpickerServer:
                 "characters (resources/read)."))
         return CallToolResult(content=content, structured_content=result)
 
-    async def _crawl_tool(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    async def _crawl_tool(self, ctx: ServerRequestContext[Any], name: str,
+                          arguments: dict[str, Any]) -> CallToolResult:
         """start_crawl, crawl_status, stop_crawl (``--allow-crawl`` only)."""
         assert self.crawls is not None
+        self._check_arguments(name, arguments)
+        manager = self.crawls
+        if name == "crawl_status" and arguments.get("wait"):
+            result = await self._follow(ctx, arguments["name"], int(arguments["wait"]))
+        else:
+            work = {"start_crawl": lambda: manager.start(arguments),
+                    "crawl_status": lambda: manager.status(arguments["name"]),
+                    "stop_crawl": lambda: manager.stop(arguments["name"])}[name]
+            result = await anyio.to_thread.run_sync(work)
+        result, text = bound(result)
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content=result)
+
+    async def _follow(self, ctx: ServerRequestContext[Any], name: str,
+                      wait: int) -> dict[str, Any]:
+        """crawl_status with ``wait``: the log read every second until the crawl ends or
+        ``wait`` seconds pass, a progress notification each time its URLs done grow (MCP
+        wants progress that only increases). Awaited, not a thread: a client that
+        cancels the call stops the following, never the crawl."""
+        assert self.crawls is not None
+        manager, send = self.crawls, _progress_sender(ctx)
+        deadline = anyio.current_time() + wait
+        told = -1
+        while True:
+            status = await anyio.to_thread.run_sync(manager.status, name)
+            done, total, message = crawls.progress_of(status)
+            if send is not None and done > told:
+                await send(done, total, message)
+                told = done
+            left = deadline - anyio.current_time()
+            if status["state"] != "running" or left <= 0:
+                return status
+            await anyio.sleep(min(crawls.FOLLOW_STEP, left))
+
+    def _check_arguments(self, name: str, arguments: dict[str, Any]) -> None:
+        """The first of a call's arguments its tool's input schema refuses, as the
+        one-line error the model reads."""
         error = next(iter(sorted(self.validators.by_name[name].iter_errors(arguments),
                                  key=lambda e: list(e.absolute_path))), None)
         if error is not None:
             raise _argument_error(name, error)
-        manager = self.crawls
-        work = {"start_crawl": lambda: manager.start(arguments),
-                "crawl_status": lambda: manager.status(arguments["name"]),
-                "stop_crawl": lambda: manager.stop(arguments["name"])}[name]
-        result = await anyio.to_thread.run_sync(work)
-        result, text = bound(result)
-        return CallToolResult(content=[TextContent(type="text", text=text)],
-                              structured_content=result)
 
     async def _run(self, ctx: ServerRequestContext[Any], tool: ToolDef,
                    arguments: dict[str, Any]) -> Any:
@@ -588,23 +618,39 @@ class NitpickerServer:
         )
 
 
-def _progress_reporter(ctx: ServerRequestContext[Any]) -> progress.Reporter:
-    """Progress notifications for a client that sent a progress token with its call
-    (MCP's ``notifications/progress``: the first template-clusters call on a big
-    archive reads every page), sent from the worker thread through the event loop;
-    nothing for a client that did not ask."""
+Sender = Callable[[float, "float | None", str], Coroutine[Any, Any, None]]
+
+
+def _progress_sender(ctx: ServerRequestContext[Any]) -> Sender | None:
+    """``send(done, total, message)`` as MCP's ``notifications/progress`` for a client
+    that sent a progress token with its call; None for one that did not ask."""
     meta = ctx.meta or {}
     token = meta.get("progress_token", meta.get("progressToken"))
     if not isinstance(token, (str, int)) or isinstance(token, bool):
-        return lambda _step: None
+        return None
+    related = None if ctx.request_id is None else str(ctx.request_id)
 
-    def send(step: progress.Progress) -> None:
-        anyio.from_thread.run(functools.partial(
-            ctx.session.send_progress_notification, token, step.done,
-            total=step.total or None, message=step.message,
-            related_request_id=None if ctx.request_id is None else str(ctx.request_id)))
+    async def send(done: float, total: float | None, message: str) -> None:
+        await ctx.session.send_progress_notification(token, done, total=total,
+                                                     message=message,
+                                                     related_request_id=related)
 
     return send
+
+
+def _progress_reporter(ctx: ServerRequestContext[Any]) -> progress.Reporter:
+    """The progress of a query run in a worker thread (the first template-clusters call
+    on a big archive reads every page), sent through the event loop; nothing for a
+    client that did not ask."""
+    send = _progress_sender(ctx)
+    if send is None:
+        return lambda _step: None
+
+    def report(step: progress.Progress) -> None:
+        anyio.from_thread.run(functools.partial(send, step.done, step.total or None,
+                                                step.message))
+
+    return report
 
 
 def create_server(*, roots: list[Path] | None = None, archive: Path | None = None,

@@ -166,6 +166,10 @@ class Suspects:
                                   f"{MAX_ROUNDS} times already, its budget is spent)")
             if picks:
                 await self._prime(picks)
+                # a probe is fetched, so no longer refused: the progress line's count
+                # stays the archive's (it said 79 where the archive held 69)
+                self.softcap.unrefuse(case.event_id, len(picks))
+                self.counters.capped = self.softcap.rejected_total
                 queued += self.frontier.requeue(picks)
         if queued:
             self.progress.say(f"[dedupe-cap] the site is done: probing "
@@ -199,6 +203,7 @@ class Suspects:
         evidence = {k: c.evidence(complete=complete)
                     for k, c in self.softcap.deferral.cases.items()}
         refused: int = await self._write(lambda: self.writer.set_cap_outcomes(evidence))
+        self.counters.capped = refused   # the last progress line says what the archive holds
         return refused
 
 

@@ -4,6 +4,7 @@ crawled with ``--dedupe-cap 100`` and no ``--max-pages``."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -39,6 +40,17 @@ def _count(archive: Path, sql: str, *params: object) -> int:
 def test_the_whole_trap_site_ends_by_itself(crawl: Crawl) -> None:
     assert crawl.returncode == 0, crawl.stderr
     assert "soft cap: 5 cluster(s) suspected (5 refused)" in crawl.stderr
+
+
+def test_the_last_progress_line_counts_the_refusals_the_archive_holds(crawl: Crawl) -> None:
+    """The probes a suspect's waiting URLs give up are fetched, not refused: the progress
+    line's count falls with them, and its last figure is the archive's (it said 79
+    where the archive held 69)."""
+    lines = [line for line in crawl.stderr.splitlines() if line.startswith("Crawling: ")]
+    last = re.search(r"\[([\d,]+) dedupe-capped\]", lines[-1])
+    refused = q.get_summary(crawl.archive)["totals"]["refusedUrls"]
+    assert refused > 0 and last is not None, lines[-1]
+    assert int(last.group(1).replace(",", "")) == refused
 
 
 @pytest.mark.parametrize("family", TRAPS)

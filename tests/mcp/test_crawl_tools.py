@@ -6,6 +6,8 @@ its client; and without the flag nothing can write."""
 
 from __future__ import annotations
 
+import itertools
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,8 +54,29 @@ async def test_an_assistant_crawls_follows_and_audits(zoo: TrapZoo, tmp_path: Pa
                               parallels=2)
         assert started["state"] == "running" and started["archive"] == "zoo.nitpicker"
         assert "--dedupe-cap=100" in started["command"]   # the soft cap on by default
-        status = await _until_ended(client, "zoo")
+        heard: list[tuple[float, float | None, str | None]] = []
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            heard.append((done, total, message))
+
+        # followed as a host follows it: one call waiting for the end, progress meanwhile
+        followed = await client.call_tool("crawl_status", {"name": "zoo", "wait": 240},
+                                          progress_callback=on_progress)
+        assert not followed.is_error and followed.structured_content is not None
+        status = followed.structured_content
         assert status["state"] == "finished" and status["exitCode"] == 0, status
+        assert len(heard) >= 2, heard   # the crawl is seen to move, not only its end
+        assert all(b[0] > a[0] for a, b in itertools.pairwise(heard)), heard
+        assert all(t is None or d <= t for d, t, _m in heard)
+        assert heard[0][2] and heard[0][2].startswith("running: ")
+        # the figures in words: while it runs the progress line's, once ended the archive's
+        assert all(re.match(r"(running: [\d,]+ URLs done|finished: [\d,]+ URLs in the "
+                            r"archive)", m or "") for _d, _t, m in heard), heard
+        assert heard[-1][0] == status["urlsDone"]   # the last word is the end's count
+        if status["refusedByCap"]:   # the progress line's refusals are the archive's
+            assert heard[-1][2].endswith(  # type: ignore[union-attr]
+                f", {status['refusedByCap']:,} refused by the soft cap")
+        assert await _call(client, "crawl_status", name="zoo") == status   # wait 0: at once
         assert status["archiveWritten"] and status["capEventsTotal"] > 0
         summary = await _call(client, "get_summary", archive="zoo.nitpicker")
         # the crawler's own last progress line and the archive agree
@@ -108,9 +131,13 @@ async def test_bad_input_and_no_writing_without_the_flag(zoo: TrapZoo, root: Pat
             assert result.is_error, arguments
             text = result.content[0].text  # type: ignore[union-attr]
             assert message in text and "\n" not in text, (arguments, text)
-        missing = await client.call_tool("crawl_status", {"name": "never"})
-        assert missing.is_error and "No crawl named 'never'" in \
-            missing.content[0].text  # type: ignore[union-attr]
+        for arguments, message in (({"name": "never"}, "No crawl named 'never'"),
+                                   ({"name": "never", "wait": 5}, "No crawl named 'never'"),
+                                   ({"name": "x", "wait": 601}, "wait"),
+                                   ({"name": "x", "wait": -1}, "wait")):
+            result = await client.call_tool("crawl_status", arguments)
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert result.is_error and message in text and "\n" not in text, (arguments, text)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.nitpicker"]
     async with Client(params("--root", str(root))) as client:
         names = {t.name for t in (await client.list_tools()).tools}
