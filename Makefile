@@ -70,6 +70,7 @@ bench: $(STAMP) browser
 	$(BIN)/python bench/upstream_queries.py --pages 300000
 	$(BIN)/python bench/near_duplicates.py --pages 300000
 	$(BIN)/python bench/mcp_latency.py --pages 300000
+	$(BIN)/python bench/mcp_answers.py --pages 300000
 	$(BIN)/python bench/guards.py --pages 300000
 	$(BIN)/python bench/crawl.py
 	$(BIN)/python bench/fetch_once.py
