@@ -21,11 +21,11 @@ ARCHIVE_PROPERTY: dict[str, Any] = {
     "minLength": 1,
     "maxLength": MAX_PATH_LENGTH,
     "pattern": "^[^\\x00]*$",
-    "description": "Path of a .nitpicker file or of a crawl directory containing db.sqlite, "
-    "inside the allowed locations (list_archives shows them). A relative path or bare name "
-    "is looked up in each allowed location in turn (the first match is used), never in "
-    "the server's working directory. Examples: /home/me/crawls/example.com.nitpicker, "
-    "example.com.nitpicker, 2024/example.com.nitpicker.",
+    # 47 tools carry it: every word here is sent 47 times in tools/list (the server's
+    # instructions say the rest once)
+    "description": "A .nitpicker file or crawl directory in an allowed location "
+    "(list_archives lists them); a relative path or bare name is looked up in each. "
+    "Example: example.com.nitpicker.",
 }
 
 

@@ -603,7 +603,12 @@ class NitpickerServer:
             instructions=(
                 "Read-only questions about crawled websites stored in .nitpicker archives. "
                 "Start with list_archives (or get_summary on a known archive), then "
-                "list_pages, list_links, find_duplicates, get_page_detail."
+                "list_pages, list_links, find_duplicates, get_page_detail; the prompts "
+                "(audit_site …) are ready plans. An archive argument is a .nitpicker file "
+                "or crawl directory inside the allowed locations, by absolute path or by a "
+                "path relative to one of them (each is tried in turn, the first match is "
+                "used; never the server's working directory). Lists are paged: pass "
+                "nextOffset back as offset."
             ),
             lifespan=lifespan,
             cache_hints=CACHE_HINTS,

@@ -57,6 +57,23 @@ async def test_tool_list_is_complete_and_read_only(root: Path) -> None:
         assert 40 <= len(tool.description.split()) <= 120, tool.name  # type: ignore[union-attr]
 
 
+async def test_the_tool_list_costs_an_assistant_little(root: Path, tmp_path: Path) -> None:
+    """What a host puts in the model's context for each tool (name, description, input
+    schema) stays under 90,000 characters for all of them, crawl tools included: the
+    archive argument, on 47 tools, says in one sentence what the instructions say in
+    full (it took 22 KB of the list when it said it all on each)."""
+    async with Client(create_server(roots=[root], crawl_dir=tmp_path), mode="legacy") as c:
+        result = await c.list_tools()
+    tools = [t.model_dump(by_alias=True, exclude_none=True) for t in result.tools]
+    context = sum(len(t["name"]) + len(t["description"]) + len(json.dumps(t["inputSchema"]))
+                  for t in tools)
+    assert context < 90_000, context
+    archive = [t["inputSchema"]["properties"]["archive"]["description"] for t in tools
+               if "archive" in t["inputSchema"]["properties"]]
+    assert len(archive) >= 40 and all(len(d) < 200 for d in archive)
+    assert "list_archives" in archive[0]   # still says where to find one
+
+
 def test_every_query_of_the_cli_is_a_tool() -> None:
     """The catalog is the one list of questions: each of the CLI's queries is an MCP tool
     of the same name (nine of them, search_html to link score, once reached only the CLI
