@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import jsonschema
@@ -55,7 +55,7 @@ from mcp.types import (
 )
 
 from nitpicker_query import NitpickerError, progress
-from nitpicker_query.archive.opening import DEFAULT_QUERY_TIMEOUT, database_errors
+from nitpicker_query.archive.opening import DEFAULT_QUERY_TIMEOUT, Archive, database_errors
 from nitpicker_query.exceptions import ArchiveNotFound, NotFound
 from nitpicker_query.terminal import escape
 from nitpicker_query.values import jsonable
@@ -70,6 +70,7 @@ from .tools._base import ToolDef
 from .tools.list_archives import candidates as archive_candidates
 
 log = logging.getLogger("nitpicker_mcp")
+T = TypeVar("T")
 
 CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
     # fixed for the server's life: its tools, prompts and resource forms
@@ -476,6 +477,20 @@ class NitpickerServer:
             raise NotFound(message)
         return result
 
+    async def _on_archive(self, ctx: ServerRequestContext[Any], given: Any,
+                          work: Callable[[Archive], T]) -> T:
+        """``work`` on the archive ``given`` names, in a worker thread, as every request
+        reads one: resolved and confined to the allowed locations, opened through the
+        registry, SQLite's errors made one-line answers."""
+        path, roots = await self._resolve(ctx, given)
+
+        def run() -> T:
+            with self.registry.using(path, within(roots)) as archive, \
+                    database_errors(archive):
+                return work(archive)
+
+        return await anyio.to_thread.run_sync(run)
+
     async def list_resources(self, ctx: ServerRequestContext[Any],
                              params: PaginatedRequestParams | None) -> ListResourcesResult:
         """Each archive under the allowed locations, as its summary."""
@@ -502,14 +517,8 @@ class NitpickerServer:
         text_uri = str(params.uri)
         try:
             address = resources.parse(text_uri)
-            path, roots = await self._resolve(ctx, address.archive)
-
-            def work() -> tuple[str, str]:
-                with self.registry.using(path, within(roots)) as archive, \
-                        database_errors(archive):
-                    return resources.read(archive, address, bound)
-
-            mime, text = await anyio.to_thread.run_sync(work)
+            mime, text = await self._on_archive(
+                ctx, address.archive, lambda archive: resources.read(archive, address, bound))
         except NitpickerError as exc:
             raise MCPError(RESOURCE_NOT_FOUND if isinstance(exc, NotFound)
                            else INVALID_PARAMS, escape(mask_paths(str(exc)))) from None
@@ -536,16 +545,9 @@ class NitpickerServer:
         if absent:
             raise MCPError(INVALID_PARAMS, f"{params.name} needs {', '.join(absent)}.")
         try:
-            path, roots = await self._resolve(ctx, arguments["archive"])
+            summary = await self._on_archive(ctx, arguments["archive"], prompts.figures)
             if "old" in arguments:
                 await self._resolve(ctx, arguments["old"])
-
-            def work() -> str:
-                with self.registry.using(path, within(roots)) as archive, \
-                        database_errors(archive):
-                    return prompts.figures(archive)
-
-            summary = await anyio.to_thread.run_sync(work)
         except NitpickerError as exc:
             raise MCPError(INVALID_PARAMS, escape(mask_paths(str(exc)))) from None
         return GetPromptResult(description=prompt.description, messages=[PromptMessage(
@@ -578,16 +580,9 @@ class NitpickerServer:
                                            if self.config.default_archive else None)
         if archive is None or name not in ("url", "key", "validator"):
             return []
-        path, roots = await self._resolve(ctx, archive)
         finder = {"url": prompts.urls, "key": prompts.template_keys,
                   "validator": prompts.validators}[name]
-
-        def work() -> list[str]:
-            with self.registry.using(path, within(roots)) as opened, \
-                    database_errors(opened):
-                return finder(opened, value)
-
-        return await anyio.to_thread.run_sync(work)
+        return await self._on_archive(ctx, archive, lambda opened: finder(opened, value))
 
     def build(self) -> Server[Any]:
         @asynccontextmanager
