@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint bench demo browser inspector analyzers lighthouse clean
+.PHONY: test test-slow lint bench demo browser inspector analyzers old-playwright lighthouse clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,13 @@ inspector:
 	@if command -v npm >/dev/null 2>&1 && [ ! -f $(INSPECTOR) ]; then \
 	  npm install --silent --prefix .npm-tools @modelcontextprotocol/inspector-cli@1.0.3; fi
 
+# An older Playwright's server (npm playwright-core 1.56, no browser), for the test of a
+# --browser-endpoint whose Playwright is not this crawler's: refused at start, in one line.
+OLD_PLAYWRIGHT := .npm-tools/playwright-1.56/node_modules/playwright-core/cli.js
+old-playwright:
+	@if command -v npm >/dev/null 2>&1 && [ ! -f $(OLD_PLAYWRIGHT) ]; then \
+	  npm install --silent --prefix .npm-tools/playwright-1.56 playwright-core@1.56.1; fi
+
 # nitpicker-crawl analyze's tools for the tests: the Nu Html Checker (npm vnu-jar, run by
 # Debian's Java) and npm's axe-core (its locales, for --axe-lang). Java as root from
 # Debian when missing; elsewhere the vnu tests skip, saying so.
@@ -38,7 +45,7 @@ analyzers:
 	@if command -v npm >/dev/null 2>&1 && { [ ! -f $(VNU) ] || [ ! -f $(AXE) ]; }; then \
 	  npm install --silent --prefix .npm-tools vnu-jar@26.9.27 axe-core@4.12.1; fi
 
-test: $(STAMP) browser inspector analyzers
+test: $(STAMP) browser inspector analyzers old-playwright
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # Real third-party targets — MediaWiki and DokuWiki from Debian's packages, Trac from

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import os
 import re
 import shlex
@@ -35,6 +36,7 @@ from .crawl.crawler import Crawler
 from .extract import templates
 from .extract.inventory import read_list
 from .extract.main_contents import SelectorError, check_selector
+from .fetch import endpoints
 from .fetch.excludes import split_list
 from .fetch.request_headers import HeaderError, RequestHeaders, from_flags
 from .fetch.scope import Scope
@@ -58,6 +60,8 @@ examples:
   nitpicker-crawl upgrade old.nitpicker -o new.nitpicker   # upstream < 0.10
   nitpicker-crawl convert site.nitpicker --to 0.13 -o site-0.13.nitpicker  # for upstream 0.13+
   nitpicker-crawl analyze site.nitpicker   # accessibility, HTML, text
+  nitpicker-crawl browser-host --host 0.0.0.0   # on another machine: lend its Chromium
+  nitpicker-crawl https://example.com/ --browser-endpoint ws://10.0.0.2:PORT/TOKEN
 
 --resume continues the crawl an archive (or an interrupted crawl's ._nitpicker-<name>
 directory) holds, with the options it was started with, and writes it back to the same
@@ -246,6 +250,20 @@ def build_parser() -> argparse.ArgumentParser:
                      help="Most memory one rendering tab may hold; a page past it is "
                      "stopped and recorded (problem renderer-memory)."
                      + _default("max_tab_memory_mb"))
+    lent = p.add_argument_group("rendering on other machines (docs/scaling.md)")
+    lent.add_argument("--browser-endpoint", dest="browser_endpoints", action=_EndpointAction,
+                      metavar="URL",
+                      help="Render pages on this browser too (repeatable): ws://HOST:PORT/… "
+                      "a Playwright server of this crawler's Playwright version (playwright "
+                      "run-server / launch-server), http://HOST:PORT a Chromium DevTools "
+                      "endpoint (--remote-debugging-port, browserless). Pages go to whichever "
+                      "browser has a free slot; one that is lost mid-crawl loses no page.")
+    lent.add_argument("--browser-slots", action=_SlotsAction, type=int, metavar="N",
+                      help="Pages the --browser-endpoint just before it renders at once. "
+                      f"Default: {endpoints.DEFAULT_SLOTS}.")
+    lent.add_argument("--local-browser", action=argparse.BooleanOptionalAction,
+                      help="Render on this machine's Chromium too, --parallels pages at "
+                      "once (default); --no-local-browser renders on the endpoints only.")
     cap = p.add_argument_group("soft cap (crawler traps)")
     cap.add_argument("--dedupe-cap", type=int, metavar="N",
                      help="Stop feeding a cluster of pages with identical title, description, "
@@ -286,6 +304,46 @@ def parse_size(text: str) -> int:
     if not number.isdigit():
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (example: 50M)")
     return int(number) * _SIZE_SUFFIXES[suffix]
+
+
+class _EndpointAction(argparse.Action):
+    """``--browser-endpoint URL``: one more ``[url, slots]``, its slots set by a
+    ``--browser-slots`` right after it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        listed = list(getattr(namespace, self.dest, None) or [])
+        listed.append([str(values), None])
+        setattr(namespace, self.dest, listed)
+
+
+class _SlotsAction(argparse.Action):
+    """``--browser-slots N``: the slots of the ``--browser-endpoint`` before it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        listed = getattr(namespace, "browser_endpoints", None) or []
+        if not listed or listed[-1][1] is not None:
+            parser.error("--browser-slots N goes right after the --browser-endpoint URL it "
+                         "is for")
+        listed[-1][1] = int(values)
+
+
+def _browsers(parser: argparse.ArgumentParser, args: argparse.Namespace
+              ) -> tuple[tuple[endpoints.Endpoint, ...], bool]:
+    """The endpoints lent to this run and whether the local browser renders too; usage
+    errors in one line (exit 2) before anything is written."""
+    try:
+        lent = tuple(endpoints.parse(url, endpoints.DEFAULT_SLOTS if slots is None else slots)
+                     for url, slots in (args.browser_endpoints or []))
+    except endpoints.EndpointError as exc:
+        parser.error(str(exc))
+    local = args.local_browser is not False
+    if lent and args.render is False:
+        parser.error("--browser-endpoint renders pages: it cannot go with --no-render")
+    if not local and not lent:
+        parser.error("--no-local-browser needs at least one --browser-endpoint to render on")
+    return lent, local
 
 
 def _given(args: argparse.Namespace) -> dict[str, Any]:
@@ -664,6 +722,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return upgrade_main(arguments[1:])
     if arguments[:1] == ["convert"]:
         return convert_main(arguments[1:])
+    if arguments[:1] == ["browser-host"]:
+        from .fetch.browser_host import main as browser_host_main
+
+        return browser_host_main(arguments[1:])
     if arguments[:1] == ["analyze"]:
         from .analyze.cli import main as analyze_main
 
@@ -673,6 +735,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = _given(args)
     _check_ranges(parser, given)
     headers = _request_headers(parser, args)
+    lent, local_browser = _browsers(parser, args)
     roots: list[str] = []
     for url in args.urls:
         url, assumed = _with_scheme(parser, url)
@@ -702,6 +765,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # the disk, not the input: say what failed, where
         return _fail(f"cannot write the crawl's working files: {exc.strerror or exc}"
                      + (f": {exc.filename}" if exc.filename else ""))
+    if lent or not local_browser:
+        if not options.render:   # a resumed --no-render crawl
+            if args.resume:
+                writer.give_up()
+            else:
+                writer.discard()
+            return _fail("--browser-endpoint renders pages: this crawl runs with --no-render")
+        options = dataclasses.replace(options, browser_endpoints=lent,
+                                      local_browser=local_browser)
     writer.start_run(options.to_json())
     templates.forget(writer.conn)  # a resumed crawl's pages change: computed again at its end
     crawler = Crawler(options, writer, listed=listed)

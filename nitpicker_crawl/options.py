@@ -12,13 +12,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .fetch.endpoints import Endpoint
 from .fetch.request_headers import TOKEN, RequestHeaders
 
-RUN_LOCAL = frozenset({"roots", "silent", "headers"})
+RUN_LOCAL = frozenset({"roots", "silent", "headers", "browser_endpoints", "local_browser"})
 """Fields that belong to one run, not to the crawl: never restored on ``--resume``
 (the roots come from ``info.roots``; ``--silent`` is how this terminal wants it; the
 request headers' values are never stored — ``header_names`` records their names, and a
-resumed run sends only the headers given to it)."""
+resumed run sends only the headers given to it; the browsers lent to a run are that run's
+machines, and an endpoint's URL may hold a token)."""
 
 FLAGS: dict[str, str] = {
     "parallels": "--parallels", "interval_ms": "--interval", "excludes": "--exclude",
@@ -98,6 +100,18 @@ class CrawlOptions:
                                         # bench/fetch_once.py, which measures the difference)
     # --header, --authorization, --header-file: for the site's hosts; never stored
     headers: RequestHeaders = field(default_factory=RequestHeaders)
+    # --browser-endpoint (with --browser-slots) and --no-local-browser: where pages render
+    browser_endpoints: tuple[Endpoint, ...] = ()
+    local_browser: bool = True
+
+    @property
+    def workers(self) -> int:
+        """Pages in flight at once: ``parallels`` on this machine's browser (or without a
+        browser), plus each browser endpoint's slots."""
+        if not self.render or not self.browser_endpoints:
+            return self.parallels
+        return (self.parallels if self.local_browser else 0) + sum(
+            e.slots for e in self.browser_endpoints)
 
     def info_row(self) -> dict[str, Any]:
         """The ``info`` columns the archive records for these options."""

@@ -72,7 +72,7 @@ class Crawler:
         self.frontier = Frontier(self.softcap.parent_idle if self.softcap else None,
                                  max_queued=options.max_queued)
         self.cap_refused = 0   # URLs the soft cap left skipped in the archive, at the end
-        self.counters = Counters(parallels=options.parallels)
+        self.counters = Counters(parallels=options.workers)
         self.progress = progress or Progress(self.counters, silent=options.silent)
         self.outcome = CrawlOutcome()
         self.records = Records(writer, self.scope)
@@ -154,7 +154,7 @@ class Crawler:
         # the start URL's directory, is the site's too; another host never is)
         headers = opts.headers.for_site(opts.roots) if opts.headers else None
         self.fetcher = Fetcher(user_agent=opts.user_agent, timeout_s=opts.timeout_s,
-                               retry=opts.retry, parallels=opts.parallels,
+                               retry=opts.retry, parallels=opts.workers,
                                max_redirects=opts.max_redirects,
                                disable_queries=opts.disable_queries,
                                max_body=opts.max_body_size, page_timeout_s=opts.page_timeout_s,
@@ -185,20 +185,23 @@ class Crawler:
                 if off is not None:
                     self.progress.note(off)
             if opts.render:
-                self.progress.note("Starting Chromium…")
+                self.progress.note("Starting Chromium…" if not opts.browser_endpoints else
+                                   "Connecting to the browsers…")
                 renderer = Renderer(size=opts.parallels, user_agent=opts.user_agent,
                                     timeout_s=opts.timeout_s, images=opts.image,
                                     max_tab_memory_mb=opts.max_tab_memory_mb,
                                     answer_documents=opts.fetch_once, headers=headers,
                                     js_paths=technologies.js_paths()
-                                    if fingerprints is not None else None)
+                                    if fingerprints is not None else None,
+                                    remote=list(opts.browser_endpoints),
+                                    local_browser=opts.local_browser, say=self.progress.say)
                 await renderer.start()
             self.scraper = Scraper(opts, self.records, self.links, self.frontier, self.outcome,
                                    self._reader, renderer=renderer, suspects=self.suspects,
                                    fingerprints=fingerprints,
                                    keywords=keyword_matcher(opts.exclude_keywords))
             self.site_inventory.start(self.robots, self._get, self._robots_note)
-            tasks = [asyncio.create_task(self._worker()) for _ in range(opts.parallels)]
+            tasks = [asyncio.create_task(self._worker()) for _ in range(opts.workers)]
             tasks += [asyncio.create_task(self._worker(external=True))
                       for _ in range(EXTERNAL_WORKERS if opts.fetch_external else 0)]
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -207,6 +210,8 @@ class Crawler:
                 interrupted=self.outcome.stop_reason == "interrupted")
             self.stops.uninstall()
             if renderer is not None:
+                for line in renderer.report():   # each lent browser: its pages, its losses
+                    self.progress.say(f"[browser] {line}")
                 await renderer.close()
             await self.fetcher.close()
             await self.external_fetcher.close()

@@ -19,7 +19,7 @@ import contextlib
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,9 @@ from typing import Any
 from nitpicker_query.exceptions import NitpickerError
 from nitpicker_query.terminal import fit
 
+from . import endpoints
 from .document import RawDocument
+from .endpoints import Endpoint, EndpointError
 from .request_headers import SiteHeaders
 from .tabs import TabWatchdog, browser_switches
 from .urls import normalize
@@ -257,6 +259,7 @@ class _Slot:
     page: Any
     cdp: Any
     main_frame: str
+    engine: _Engine
     generation: int = 0
     renders: int = 0
     held: int = 0  # bytes the last page held (JavaScript heap and typed arrays)
@@ -267,6 +270,44 @@ class _Slot:
 RECYCLE_AFTER = 200
 """Pages rendered in one slot before its context is replaced (state and leaks bounded)."""
 
+RECONNECT_DELAYS_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+"""Waits before each new attempt at a lost endpoint; the last repeats for the crawl's life."""
+
+MOVES_PER_PAGE = 3
+"""Endpoints a page may lose under it before it is stored unrendered (each time it goes
+to another slot: a lost browser is no fault of the page's)."""
+
+
+@dataclass
+class _Outage:
+    """An endpoint lost at ``down`` (epoch seconds), reached again at ``back``."""
+
+    down: float
+    back: float | None = None
+
+    def seconds(self, now: float) -> float:
+        return (self.back or now) - self.down
+
+
+@dataclass
+class _Engine:
+    """One endpoint's browser and its state: slots made under an older ``generation``
+    (before a relaunch or a loss) are void."""
+
+    endpoint: Endpoint
+    browser: Any = None
+    generation: int = 0
+    up: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    reconnecting: asyncio.Future[None] | None = None
+    outages: list[_Outage] = field(default_factory=list)
+    moved: int = 0  # pages taken to another slot when this endpoint was lost under them
+    rendered: int = 0
+
+    @property
+    def remote(self) -> bool:
+        return self.endpoint.kind != "local"
+
 
 class Renderer:
     """A Chromium with ``size`` slots (:class:`_Slot`), a memory watchdog over their
@@ -274,8 +315,16 @@ class Renderer:
 
     def __init__(self, *, size: int, user_agent: str, timeout_s: float, images: bool,
                  answer_documents: bool = True, js_paths: list[str] | None = None,
-                 max_tab_memory_mb: int = 1024, headers: SiteHeaders | None = None) -> None:
+                 max_tab_memory_mb: int = 1024, headers: SiteHeaders | None = None,
+                 remote: list[Endpoint] | None = None, local_browser: bool = True,
+                 say: Callable[[str], None] | None = None) -> None:
         self.size = max(1, size)
+        # this machine's Chromium (``size`` slots) unless --no-local-browser, then each
+        # --browser-endpoint: pages are dealt to whichever has a free slot
+        self.engines = [_Engine(e) for e in (
+            [endpoints.local(self.size)] if local_browser or not remote else []) + list(
+            remote or [])]
+        self._say = say or (lambda _message: None)
         # the user's request headers: every request of a page is then paused, and those
         # to the site's hosts continue with them (see _new_slot); None: none is paused
         # but documents, as without headers
@@ -288,14 +337,18 @@ class Renderer:
         self.images = images
         self.max_tab_memory_mb = max_tab_memory_mb
         self._pw: Any = None
-        self._browser: Any = None
         self._slots: asyncio.Queue[_Slot] = asyncio.Queue()
-        self._relaunch = asyncio.Lock()
         self._answers: set[asyncio.Future[None]] = set()
-        self._generation = 0  # bumped by every relaunch: slots of an older browser are void
+        self._generation = 0  # every (re)launch takes the next: older slots are void
         self.watchdog: TabWatchdog | None = None
+        self.started = False
         self._features: list[str] = []  # our --disable-features, merged with the driver's
         self._ignored: list[str] = []  # the driver's default it replaces
+
+    @property
+    def slots(self) -> int:
+        """Pages rendered at once, every endpoint together: the crawl's workers."""
+        return sum(e.endpoint.slots for e in self.engines)
 
     @property
     def _read_js(self) -> str:
@@ -303,46 +356,70 @@ class Renderer:
         return READ_JS.replace("(EXTRACT)", f"({extract})")
 
     async def start(self) -> None:
-        executable = find_browser()
-        if executable is None:
+        """Every endpoint up, or an error naming the first that is not (nothing is lost
+        yet: a typo or a host down is said before the crawl starts)."""
+        local = any(not e.remote for e in self.engines)
+        executable = find_browser() if local else None
+        if local and executable is None:
             raise BrowserNotFound(NOT_FOUND_MESSAGE)
         from playwright.async_api import async_playwright
 
         with driver_in_own_session():
             self._pw = await async_playwright().start()
-        self._executable = executable
+        self._executable = executable or ""
         self.watchdog = TabWatchdog(self.max_tab_memory_mb << 20)
-        self.watchdog.start()
-        await self._launch()
+        # the lent browsers first: one refused is said before Chromium starts here
+        for engine in sorted(self.engines, key=lambda e: not e.remote):
+            await self._launch(engine)
+        if local:
+            self.watchdog.start()
+        self.started = True
 
-    async def _launch(self) -> None:
+    async def _launch(self, engine: _Engine) -> None:
+        """The engine's browser started (local) or connected (remote), and its slots
+        made; raises BrowserNotFound or EndpointError."""
+        if engine.remote:
+            browser = await endpoints.connect(self._pw, engine.endpoint)
+            await self._fill(engine, browser, EndpointError)
+            return
+        await self._launch_local(engine)
+
+    async def _fill(self, engine: _Engine, browser: Any, error: type[Exception]) -> None:
+        """A new generation of the engine's slots on ``browser``."""
+        self._generation += 1
+        engine.browser, engine.generation = browser, self._generation
+        try:
+            for _ in range(engine.endpoint.slots):
+                await self._slots.put(await asyncio.wait_for(self._new_slot(engine), 30))
+        except Exception as exc:
+            engine.generation = -1   # what was made is void
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(browser.close(), timeout=5)
+            raise error(f"{engine.endpoint.name} started but could not open a tab "
+                        f"({_one_line(exc)})") from exc
+        engine.up = True
+
+    async def _launch_local(self, engine: _Engine) -> None:
         # V8's heap stops a script's own allocations at the tab's bound; what lies outside
         # it (typed arrays, images, a decoded bomb) is the watchdog's
         heap = max(64, self.max_tab_memory_mb // 2)
         args = [*CHROMIUM_ARGS, f"--js-flags=--max-old-space-size={heap}"]
         try:
-            self._browser = await self._pw.chromium.launch(
+            browser = await self._pw.chromium.launch(
                 executable_path=self._executable, headless=True, args=args + self._features,
                 ignore_default_args=self._ignored)
             if not self._features:
                 merged = self._merged_features()
                 if merged is not None:  # relaunched once, with the driver's list and ours
-                    await self._browser.close()
+                    await browser.close()
                     self._ignored, self._features = merged
-                    self._browser = await self._pw.chromium.launch(
+                    browser = await self._pw.chromium.launch(
                         executable_path=self._executable, headless=True,
                         args=args + self._features, ignore_default_args=self._ignored)
         except Exception as exc:
             raise BrowserNotFound(f"Chromium at {self._executable} did not start ({exc}). "
                                   + NOT_FOUND_MESSAGE) from exc
-        self._generation += 1
-        self._slots = asyncio.Queue()
-        try:
-            for _ in range(self.size):
-                await self._slots.put(await self._new_slot())
-        except Exception as exc:
-            raise BrowserNotFound(f"Chromium at {self._executable} started but could not "
-                                  f"open a tab ({_one_line(exc)})") from exc
+        await self._fill(engine, browser, BrowserNotFound)
 
     @staticmethod
     def _merged_features() -> tuple[list[str], list[str]] | None:
@@ -360,7 +437,7 @@ class Renderer:
         return ([f"--disable-features={default}"] if default else []), \
             [f"--disable-features={merged}"]
 
-    async def _new_slot(self) -> _Slot:
+    async def _new_slot(self, engine: _Engine) -> _Slot:
         """A context with one page whose main-frame document requests pause at the
         browser (CDP ``Fetch``): :meth:`render` answers the navigation with the crawler's
         response, and any later navigation of the main frame is refused.
@@ -376,15 +453,15 @@ class Renderer:
         from): :meth:`_let_through` adds them. That costs a round trip per request, so
         it is done only when headers were given.
         """
-        context = await self._browser.new_context(user_agent=self.user_agent,
-                                                  ignore_https_errors=True)
+        context = await engine.browser.new_context(user_agent=self.user_agent,
+                                                   ignore_https_errors=True)
         await context.add_init_script(INIT_JS.replace("HISTORY_LIMIT", str(HISTORY_LIMIT)))
         page = await context.new_page()
         context.on("page", lambda other: None if other is page else _close_popup(other))
         cdp = await context.new_cdp_session(page)
         tree = await cdp.send("Page.getFrameTree")
-        slot = _Slot(context, page, cdp, str(tree["frameTree"]["frame"]["id"]),
-                     generation=self._generation)
+        slot = _Slot(context, page, cdp, str(tree["frameTree"]["frame"]["id"]), engine,
+                     generation=engine.generation)
 
         def paused(event: dict[str, Any]) -> None:
             task = asyncio.ensure_future(self._answer(slot, event))
@@ -462,7 +539,38 @@ class Renderer:
         script that never yields) fails, as does a tab that crashed or went past the
         memory bound.
         """
-        slot = await self._slots.get()
+        for _move in range(MOVES_PER_PAGE):
+            slot = await self._take(url)
+            try:
+                return await self._render_in(slot, url, document)
+            except (RenderFailed, Exception):
+                # a remote endpoint lost under the page (its slot's generation void: see
+                # _return): the page goes to another slot, never failed for it
+                engine = slot.engine
+                if not engine.remote or engine.generation == slot.generation:
+                    raise
+                engine.moved += 1
+        raise RenderFailed(f"browser-endpoint: {url} lost {MOVES_PER_PAGE} browser endpoints "
+                           "under it; stored as the server sent it")
+
+    async def _take(self, url: str) -> _Slot:
+        """A free slot of any endpoint that is up (a void one, of a lost or relaunched
+        browser, is dropped). Every endpoint lost for longer than a page's whole budget
+        several times over fails the page rather than wait for ever."""
+        wait = max(300.0, 4 * (2 * self.timeout_s + 5))
+        deadline = asyncio.get_running_loop().time() + wait
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                slot = await asyncio.wait_for(self._slots.get(), timeout=max(0.0, left))
+            except TimeoutError:
+                raise RenderFailed(f"browser-endpoint: no browser had a free slot for "
+                                   f"{wait:g} s (every endpoint lost): {url}") from None
+            if slot.generation == slot.engine.generation:
+                return slot
+            _later(slot.context.close())
+
+    async def _render_in(self, slot: _Slot, url: str, document: Document | None) -> Rendered:
         healthy = True
         crashed = asyncio.Event()
         responses: list[Any] = []
@@ -622,33 +730,84 @@ class Renderer:
                         navigations=navigations[:20])
 
     async def _return(self, slot: _Slot, healthy: bool) -> None:
-        if getattr(slot, "generation", None) != self._generation:
-            return  # a slot of a browser that was relaunched meanwhile: already refilled
+        engine = slot.engine
+        if slot.generation != engine.generation:
+            return  # a slot of a browser relaunched or lost meanwhile: already void
+        engine.rendered += healthy
         if healthy and slot.renders < RECYCLE_AFTER:
             await self._slots.put(slot)
             return
         # a failed, wedged or worn slot: its context (and renderer processes) closed
-        # with a deadline and replaced; a dead browser relaunched
+        # with a deadline and replaced; a dead local browser relaunched, a lost remote
+        # one reconnected in the background while its pages go to the others
         with contextlib.suppress(Exception):
             await asyncio.wait_for(slot.context.close(), timeout=5)
-        async with self._relaunch:
-            if getattr(slot, "generation", None) != self._generation:
+        async with engine.lock:
+            if slot.generation != engine.generation:
                 return
             try:
-                if self._browser is None or not self._browser.is_connected():
+                if engine.browser is None or not engine.browser.is_connected():
                     raise RuntimeError("browser gone")
-                await self._slots.put(await asyncio.wait_for(self._new_slot(), 15))
-            except Exception:
+                await self._slots.put(await asyncio.wait_for(self._new_slot(engine), 15))
+            except Exception as exc:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self._browser.close(), timeout=5)
-                await self._launch()
+                    await asyncio.wait_for(engine.browser.close(), timeout=5)
+                if engine.remote:
+                    self._lost(engine, exc)
+                else:
+                    await self._launch(engine)
+
+    def _lost(self, engine: _Engine, why: BaseException) -> None:
+        """A remote endpoint that stopped answering: its slots void (the pages on them go
+        to other slots), the loss said and kept, and a reconnection started."""
+        engine.generation, engine.up = -1, False
+        engine.outages.append(_Outage(time.time()))
+        self._say(f"[browser] {engine.endpoint.name} lost ({_one_line(why)[:200]}); its "
+                  "pages go to the other browsers, and it is tried again")
+        if engine.reconnecting is None or engine.reconnecting.done():
+            engine.reconnecting = asyncio.ensure_future(self._reconnect(engine))
+
+    async def _reconnect(self, engine: _Engine) -> None:
+        """Tries at :data:`RECONNECT_DELAYS_S`, for as long as the crawl runs."""
+        for attempt in range(1_000_000):
+            await asyncio.sleep(RECONNECT_DELAYS_S[min(attempt, len(RECONNECT_DELAYS_S) - 1)])
+            try:
+                async with engine.lock:
+                    await self._launch(engine)
+            except (EndpointError, BrowserNotFound):
+                continue
+            outage = engine.outages[-1]
+            outage.back = time.time()
+            self._say(f"[browser] {engine.endpoint.name} is back after "
+                      f"{outage.seconds(outage.back):.0f} s")
+            return
+
+    def report(self) -> list[str]:
+        """A line per remote endpoint for the crawl's end: pages rendered there, losses
+        and their time, pages moved to other browsers."""
+        lines: list[str] = []
+        for engine in self.engines if self.started else []:
+            if not engine.remote:
+                continue
+            now = time.time()
+            down = sum(o.seconds(now) for o in engine.outages)
+            lines.append(f"{engine.endpoint.name}: {engine.rendered:,} pages rendered" + (
+                f", lost {len(engine.outages)} time(s) ({down:.0f} s), {engine.moved:,} "
+                "pages moved to other browsers" if engine.outages else "") + (
+                "; down at the end" if engine.outages and engine.outages[-1].back is None
+                else ""))
+        return lines
 
     async def close(self) -> None:
         if self.watchdog is not None:
             self.watchdog.stop()
-        with contextlib.suppress(Exception):
-            if self._browser is not None:
-                await asyncio.wait_for(self._browser.close(), timeout=10)
+        for engine in self.engines:
+            if engine.reconnecting is not None:
+                engine.reconnecting.cancel()
+            with contextlib.suppress(Exception):
+                if engine.browser is not None:
+                    # a remote browser: our connection closed (its host's browser stays)
+                    await asyncio.wait_for(engine.browser.close(), timeout=10)
         with contextlib.suppress(Exception):
             if self._pw is not None:
                 await asyncio.wait_for(self._pw.stop(), timeout=10)
