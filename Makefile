@@ -96,6 +96,7 @@ bench: $(STAMP) browser
 	$(BIN)/python corpora/real/mediawiki.py
 	$(BIN)/python bench/hostile.py
 	$(BIN)/python bench/before_after.py
+	$(BIN)/python bench/endpoints.py
 
 demo: $(STAMP) browser
 	$(BIN)/python scripts/demo.py

@@ -28,6 +28,8 @@ from nitpicker_query.terminal import CliParser
 from .renderer import CHROMIUM_ARGS, NOT_FOUND_MESSAGE, Renderer, find_browser
 
 PROG = "nitpicker-crawl browser-host"
+HEAP_MB = 512
+"""A tab's JavaScript heap bound (half the crawler's default --max-tab-memory)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +63,10 @@ def config(executable: str, host: str, port: int, path: str,
     """``launchServer``'s options: our Chromium, headless, our switches."""
     ignored, ours = features
     return {"executablePath": executable, "headless": True, "host": host, "port": port,
-            "wsPath": path, "args": [*CHROMIUM_ARGS, *ours], "ignoreDefaultArgs": ignored}
+            "wsPath": path, "ignoreDefaultArgs": ignored,
+            # V8's heap bound of a tab, as the local renderer sets it at its default
+            # --max-tab-memory (this host has no watchdog of the crawl's)
+            "args": [*CHROMIUM_ARGS, *ours, f"--js-flags=--max-old-space-size={HEAP_MB}"]}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
