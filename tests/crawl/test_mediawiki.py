@@ -33,7 +33,9 @@ def served(request: pytest.FixtureRequest,
         yield wiki, base
 
 
-@pytest.mark.parametrize(("cap", "follow"), [(100, True), (20, False)])
+@pytest.mark.parametrize(("cap", "follow"), [
+    pytest.param(100, True, marks=pytest.mark.heavy),   # 4 to 6 minutes (make test-heavy)
+    (20, False)])
 def test_capped_crawl_of_a_real_wiki_ends_with_every_article(
         served: tuple[mediawiki.Wiki, str], tmp_path: Path, cap: int, follow: bool) -> None:
     wiki, base = served

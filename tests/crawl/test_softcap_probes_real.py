@@ -99,6 +99,7 @@ def _real(module: object, name: str) -> Target:
     return target
 
 
+@pytest.mark.heavy   # 10 to 18 minutes each on two cores (make test-heavy)
 @pytest.mark.parametrize("cap", [20, 100])
 def test_redmine_every_legit_page(tmp_path: Path, cap: int) -> None:
     with _real(redmine, "redmine")(tmp_path) as (base, expected):

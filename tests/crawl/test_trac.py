@@ -88,7 +88,9 @@ def test_seeded_content_is_real(served: tuple[trac.Tracker, str]) -> None:
         assert f'href="/browser/{top}"' in html, top
 
 
-@pytest.mark.parametrize(("cap", "follow"), [(100, False), (20, False), (100, True)])
+@pytest.mark.parametrize(("cap", "follow"), [
+    (100, False), (20, False),
+    pytest.param(100, True, marks=pytest.mark.heavy)])   # 6 minutes (make test-heavy)
 def test_capped_crawl_of_a_real_tracker_ends_with_every_legit_page(
         served: tuple[trac.Tracker, str], tmp_path: Path, cap: int, follow: bool) -> None:
     tracker, base = served
