@@ -50,9 +50,10 @@ from typing import Any
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
 from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
+from scipy.special import bdtr, bdtrc  # type: ignore[import-untyped]
 
 from .ids import content_class_rewrites, content_id_rewrites
-from .options import free_options
+from .options import EXACT_BOUND, free_options
 from .similarity import auto_cut_threshold, incidence, jaccard_matrix
 from .stylesheets import first_party
 from .tokens import parse
@@ -108,6 +109,12 @@ smaller core: many small steps must not chain unrelated templates together."""
 GLOBAL_CHROME_MIN = 0.3
 """A landmark shared by fewer pages than this is never global chrome, whatever the cut
 says: a sidebar on a third of the site is a template feature, not the site's frame."""
+
+MIN_TELLING_PAGES = 5.0
+"""Pages of a block a landmark design's site-wide share must predict both with and
+without it for the block to tell whether the share holds there
+(:func:`_steady_designs`): the usual size for a count to be read against a law, as
+:data:`~page_cluster.options.MIN_EXPECTED` is for a 2×2 table."""
 
 MIN_CONTENT_VARIANTS = 8
 """Fewest child variants an element must show to be a content container: an element
@@ -288,7 +295,7 @@ def _drop_content_ids(corpus: _Corpus, block_of: Sequence[str]) -> None:
     corpus.page_structure = array("i", (new_structure[s] for s in corpus.page_structure))
 
 
-def _global_chrome(corpus: _Corpus) -> set[int]:
+def _global_chrome(corpus: _Corpus, block_of: Sequence[str]) -> set[int]:
     """Landmark instances shared so widely that they are the site's frame.
 
     Shares are counted per *design*, not per exact instance: a menu whose active item
@@ -310,7 +317,64 @@ def _global_chrome(corpus: _Corpus) -> set[int]:
         frame = {d for d, s in shares.items() if s >= GLOBAL_CHROME_MIN}
     else:
         frame = {d for d, s in shares.items() if s > cut and s >= GLOBAL_CHROME_MIN}
+    frame |= _steady_designs(corpus, design_of, block_of, frame)
     return {lid for lid in corpus.landmark_pages if design_of[lid] in frame}
+
+
+STEADY_BLOCKS = 3
+"""Blocks a landmark design must be seen in, each with pages enough to have shown it
+missing, before its steady share there says it is the frame (:func:`_steady_designs`):
+in one or two blocks a share is as likely to be a template's as the site's."""
+
+
+def _steady_designs(corpus: _Corpus, design_of: Mapping[int, int], block_of: Sequence[str],
+                    frame: set[int]) -> set[int]:
+    """Landmark designs on a share of the site's pages that does not depend on where a
+    page is: the frame shown to some visits and not others (a cookie consent on the
+    pages of a first visit), not a region of any template.
+
+    A region of a template comes with its template: a sidebar is on every page of one
+    block and on none of the next, a pager on a share of the list blocks' pages and on
+    none of the detail pages'. A consent dialog shown at random is on about half the
+    pages of *every* block, whatever the block's templates, so its presence tells no
+    template from another. Each design not yet in the frame is held against the
+    binomial law of its site-wide share, block by block (the exact tail of the block's
+    count, two-sided, at :data:`~page_cluster.options.EXACT_BOUND` shared out over the
+    blocks tested, Bonferroni): a block with too many or too few pages showing it makes
+    it a template's; one that no block contradicts, seen in :data:`STEADY_BLOCKS`
+    blocks or more whose size could have shown it missing, is the frame. Nothing is
+    decided without that evidence: a design of two blocks, or of small ones, stays a
+    region."""
+    total = len(block_of)
+    block_pages: Counter[str] = Counter(block_of)
+    designs_of: dict[int, frozenset[int]] = {}
+    with_design: dict[int, Counter[str]] = defaultdict(Counter)
+    for (block, sid), n in Counter(zip(block_of, corpus.page_structure, strict=True)).items():
+        designs = designs_of.get(sid)
+        if designs is None:
+            designs = designs_of[sid] = frozenset(
+                design_of[lm] for _t, _d, lm in corpus.structure_list[sid]
+                if lm >= 0 and design_of[lm] not in frame)
+        for design in designs:
+            with_design[design][block] += n
+    blocks = sorted(block_pages)
+    sizes = np.array([block_pages[b] for b in blocks], dtype=np.int64)
+    steady = set()
+    for design, per_block in with_design.items():
+        share = sum(per_block.values()) / total
+        if share >= 1.0:
+            continue
+        seen = np.array([per_block.get(b, 0) for b in blocks], dtype=np.int64)
+        # a block can contradict the share only if its size could show it missing
+        telling = sizes * min(share, 1 - share) >= MIN_TELLING_PAGES
+        if int(np.count_nonzero(telling & (seen > 0))) < STEADY_BLOCKS:
+            continue
+        level = EXACT_BOUND / max(int(np.count_nonzero(telling)), 1) / 2
+        low = bdtr(seen, sizes, share)    # P(X <= seen); then P(X >= seen)
+        high = np.where(seen > 0, bdtrc(np.maximum(seen - 1, 0), sizes, share), 1.0)
+        if float(np.minimum(low, high).min()) >= level:
+            steady.add(design)
+    return steady
 
 
 DESIGN_OVERLAP = 0.9
@@ -748,7 +812,7 @@ def resolve(pages: Iterable[Mapping[str, Any]], *, content_block_attribute: str 
     total = len(corpus.page_structure)
     block_of = _blocks(corpus)   # paths and stylesheets only: the same before and after
     _drop_content_ids(corpus, block_of)
-    chrome = _global_chrome(corpus)
+    chrome = _global_chrome(corpus, block_of)
     hidden = _content_containers(corpus, chrome, block_of)
     width = len(corpus.token_ids)
     if progress is not None:

@@ -167,6 +167,47 @@ def test_a_sidebar_is_still_a_template_difference() -> None:
     assert keys[0] != keys[1]
 
 
+CONSENT = ('<div id="consent"><div class="notice" role="dialog"><p>cookies <a>policy</a></p>'
+           '<button class="ok">ok</button><button class="no">no</button></div></div>')
+SECTIONS = {"news": '<article class="story"><h1>t</h1><p>x</p></article>',
+            "shop": '<div class="product"><h1>p</h1><span class="price">1</span></div>',
+            "jobs": '<div class="vacancy"><h1>j</h1><dl><dt>a</dt><dd>b</dd></dl></div>',
+            "help": '<div class="faq"><h2>q</h2><div class="answer">a</div></div>'}
+
+
+def _sections(dialog_in: set[str], rng: random.Random) -> tuple[list[dict[str, object]],
+                                                                   list[str], list[bool]]:
+    pages, labels, shown = [], [], []
+    for i in range(400):
+        section = list(SECTIONS)[i % 4]
+        show = section in dialog_in and rng.random() < 0.5
+        html = page(SECTIONS[section]).replace("</body>", (CONSENT if show else "") + "</body>")
+        pages.append(record(i, html, [section, f"item-{i}"]))
+        labels.append(section)
+        shown.append(show)
+    return pages, labels, shown
+
+
+def test_a_dialog_shown_at_random_on_every_section_is_the_frame() -> None:
+    """A consent dialog on about half the pages of every section, whatever its template,
+    tells no template from another: four sections, four templates, none split by it."""
+    pages, labels, _shown = _sections(set(SECTIONS), random.Random(21))
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def test_a_region_on_some_sections_pages_only_still_splits() -> None:
+    """The same element on half the pages of two sections and on none of the others'
+    comes with those sections' pages (as a pager comes with long lists): no frame, and
+    it still tells pages apart."""
+    pages, labels, shown = _sections({"news", "shop"}, random.Random(21))
+    keys = resolve_page_cluster_keys(pages)
+    news = [k for k, lab, s in zip(keys, labels, shown, strict=True) if lab == "news"]
+    assert len(set(news)) == 2
+    assert len(set(keys)) == 6
+    assert all(s == shown[keys.index(k)] for k, s in zip(keys, shown, strict=True))
+
+
 def test_an_aside_inside_a_documents_text_is_content() -> None:
     rng = random.Random(13)
     pages = []
