@@ -57,6 +57,7 @@ from .options import EXACT_BOUND, free_options
 from .similarity import auto_cut_threshold, incidence, jaccard_matrix
 from .stylesheets import first_party
 from .tokens import parse
+from .wrappers import wrapper_rewrites
 
 _DIGITS = re.compile(r"\d+")
 
@@ -255,6 +256,13 @@ def _drop_content_ids(corpus: _Corpus, block_of: Sequence[str]) -> None:
     for tid, path in content_class_rewrites(renamed, tokens_of,
                                             _groups(corpus, block_of)).items():
         changes[tid] = path
+    # then layout wrappers (:mod:`page_cluster.wrappers`), on the paths as renamed
+    renamed = [changes.get(tid, path) for tid, path in enumerate(names)]
+    inside_main = {t for s in corpus.structure_list for t, d, _lm in s if d >= 1}
+    shift = [0] * len(names)   # steps under <main> a token's path loses
+    for tid, path in wrapper_rewrites(renamed, tokens_of, inside_main).items():
+        shift[tid] = renamed[tid].count(">") - path.count(">")
+        changes[tid] = path
     if not changes:
         return
     token_ids: dict[str, int] = {}
@@ -287,7 +295,8 @@ def _drop_content_ids(corpus: _Corpus, block_of: Sequence[str]) -> None:
     structures: dict[frozenset[tuple[int, int, int]], int] = {}
     new_structure = [0] * len(corpus.structure_list)
     for sid, structure in enumerate(corpus.structure_list):
-        mapped = frozenset((new_token[t], d, new_landmark.get(lm, -1) if lm >= 0 else -1)
+        mapped = frozenset((new_token[t], d - shift[t],
+                            new_landmark.get(lm, -1) if lm >= 0 else -1)
                            for t, d, lm in structure)
         new_structure[sid] = structures.setdefault(mapped, len(structures))
     corpus.structures = structures

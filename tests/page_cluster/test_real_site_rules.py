@@ -737,3 +737,64 @@ def test_an_element_bound_in_one_block_stays_structure_where_it_is_on_every_page
                             ["/css/site.css", "/css/press.css"]))
     keys = resolve_page_cluster_keys(pages)
     assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def _course(rng: random.Random, wrapped: bool) -> str:
+    """A course page whose enrolment box and syllabus sit in a two-column wrapper on
+    some pages and directly under the article on the others."""
+    parts = ('<div class="enrol-box"><p class="price">p</p><ul class="facts"><li>f</li></ul>'
+             '<form class="cart"><input><button class="buy">b</button></form></div>'
+             '<section class="syllabus"><h2>s</h2>'
+             + '<details class="module"><summary>m</summary><ol><li>l</li></ol></details>'
+             * rng.randint(1, 5) + "</section>")
+    if wrapped:
+        parts = f'<div class="columns">{parts}</div>'
+    return (f'<article class="course"><header class="course-head"><h1 class="ct">c</h1>'
+            f'<p class="lede">l</p></header>{parts}<div class="reviews"><h2>r</h2>'
+            '<blockquote class="review"><p>r</p></blockquote></div></article>')
+
+
+def _detail(rng: random.Random, kind: str) -> str:
+    """Job and event details, alike but for their own parts; a job's summary and
+    application box sit in a wrapper on some of its pages."""
+    if kind == "job":
+        parts = ('<div class="summary"><dl class="terms"><dt>s</dt><dd>v</dd></dl></div>'
+                 '<div class="apply"><a class="btn apply-now">a</a><p class="deadline">d</p>'
+                 "</div>")
+        if rng.random() < 0.5:
+            parts = f'<div class="columns">{parts}</div>'
+        return (f'<h1 class="title">t</h1>{parts}<div class="body"><p>t</p></div>'
+                '<ul class="share"><li><a>s</a></li></ul>')
+    return ('<h1 class="title">t</h1><div class="summary"><dl class="terms"><dt>s</dt>'
+            '<dd>v</dd></dl></div><div class="venue"><address>a</address><iframe '
+            'class="map"></iframe></div><div class="tickets"><table class="prices"><tr>'
+            '<td>p</td></tr></table><a class="btn book">b</a></div><div class="body"><p>t'
+            '</p></div><ul class="share"><li><a>s</a></li></ul>')
+
+
+def test_a_layout_wrapper_that_comes_and_goes_is_no_template_difference() -> None:
+    """A course's enrolment box and syllabus in a two-column wrapper on half of its
+    pages: the same parts, one step deeper, never on a page with the wrapper's parts
+    unwrapped — one template (counted by their paths, the two halves shared nothing
+    under the article and split)."""
+    rng = random.Random(41)
+    labels, pages = [], []
+    for i in range(200):
+        labels.append("course")
+        pages.append(record(i, page(_course(rng, rng.random() < 0.5)), ["courses", f"c-{i}"]))
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
+
+
+def test_job_and_event_details_stay_apart_through_a_wrapper() -> None:
+    """Job details (their summary and application box wrapped on half of the pages) and
+    event details (a venue and tickets) under one path: the wrapper is taken out of the
+    jobs' paths, and the two templates' own parts keep them apart."""
+    rng = random.Random(42)
+    labels, pages = [], []
+    for i in range(300):
+        kind = rng.choice(["job", "event"])
+        labels.append(kind)
+        pages.append(record(i, page(_detail(rng, kind)), ["listings", f"l-{i}"]))
+    keys = resolve_page_cluster_keys(pages)
+    assert adjusted_rand_index(labels, keys) == 1.0
