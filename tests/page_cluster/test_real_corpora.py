@@ -49,11 +49,12 @@ def test_the_site_written_apart_from_the_rules() -> None:
 
 
 @pytest.mark.parametrize(("name", "ari", "purity_at_least"),
-                         [("publisher", 0.45, 0.99), ("municipal", 0.6, 0.95)])
+                         [("publisher", 0.8, 0.99), ("municipal", 0.6, 0.95)])
 def test_the_sites_held_out_from_the_tuning(name: str, ari: float,
                                             purity_at_least: float) -> None:
     """Two more sites written apart from the rules, held out while page_cluster was tuned
-    (publisher: ARI 0.477, purity 1.000; municipal: 0.629, 0.965). Purity most of all:
+    (publisher: ARI 0.477, purity 1.000, then 0.836 with a consent dialog read as the
+    frame and wrappers taken out; municipal: 0.629, 0.965). Purity most of all:
     a rule that merges two of their templates (a shared-component rule did: municipal
     purity 0.827) is a wrong answer, and fails here."""
     missing, pages = cluster_corpora.CORPORA[name]
