@@ -72,9 +72,9 @@ def parse(url: str, slots: int = DEFAULT_SLOTS) -> Endpoint:
     text = url.strip()
     try:
         parts = urlsplit(text)
-        port = parts.port
+        parts.port   # noqa: B018 — a port that is not a number raises on reading it
     except ValueError:
-        parts, port = None, None
+        parts = None
     if parts is None or parts.scheme.lower() not in ("ws", "wss", "http", "https") or \
             not parts.hostname:
         raise EndpointError(
@@ -82,7 +82,6 @@ def parse(url: str, slots: int = DEFAULT_SLOTS) -> Endpoint:
             "server) or http://HOST:PORT (a Chromium DevTools endpoint)")
     if not 1 <= slots <= MAX_SLOTS:
         raise EndpointError(f"--browser-slots must be 1 to {MAX_SLOTS}, got {slots}")
-    del port
     scheme = parts.scheme.lower()
     devtools = "/devtools/" in parts.path
     kind = "cdp" if scheme in ("http", "https") or devtools else "playwright"

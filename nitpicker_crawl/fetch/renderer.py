@@ -297,7 +297,6 @@ class _Engine:
     endpoint: Endpoint
     browser: Any = None
     generation: int = 0
-    up: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     reconnecting: asyncio.Future[None] | None = None
     outages: list[_Outage] = field(default_factory=list)
@@ -397,7 +396,6 @@ class Renderer:
                 await asyncio.wait_for(browser.close(), timeout=5)
             raise error(f"{engine.endpoint.name} started but could not open a tab "
                         f"({_one_line(exc)})") from exc
-        engine.up = True
 
     async def _launch_local(self, engine: _Engine) -> None:
         # V8's heap stops a script's own allocations at the tab's bound; what lies outside
@@ -543,7 +541,7 @@ class Renderer:
             slot = await self._take(url)
             try:
                 return await self._render_in(slot, url, document)
-            except (RenderFailed, Exception):
+            except Exception:
                 # a remote endpoint lost under the page (its slot's generation void: see
                 # _return): the page goes to another slot, never failed for it
                 engine = slot.engine
@@ -551,7 +549,7 @@ class Renderer:
                     raise
                 engine.moved += 1
         raise RenderFailed(f"browser-endpoint: {url} lost {MOVES_PER_PAGE} browser endpoints "
-                           "under it; stored as the server sent it")
+                           "under it")
 
     async def _take(self, url: str) -> _Slot:
         """A free slot of any endpoint that is up (a void one, of a lost or relaunched
@@ -760,7 +758,7 @@ class Renderer:
     def _lost(self, engine: _Engine, why: BaseException) -> None:
         """A remote endpoint that stopped answering: its slots void (the pages on them go
         to other slots), the loss said and kept, and a reconnection started."""
-        engine.generation, engine.up = -1, False
+        engine.generation = -1
         engine.outages.append(_Outage(time.time()))
         self._say(f"[browser] {engine.endpoint.name} lost ({_one_line(why)[:200]}); its "
                   "pages go to the other browsers, and it is tried again")
