@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import json
 import os
 import shutil
 import time
@@ -90,38 +91,55 @@ EXTRACT_JS = """() => {
   };
 }"""
 
-GLOBALS_JS = """(joined) => {
-  const own = new Set(Object.getOwnPropertyNames(window));
-  const out = {};
-  for (const path of joined.split('\\n')) {
-    const parts = path.split('.');
-    if (!own.has(parts[0])) continue;
-    let value = window;
-    for (const part of parts) {
-      if (value === null || value === undefined) break;
-      try { value = value[part]; } catch (e) { value = undefined; }
+GLOBALS_INIT_JS = """(() => {
+  if (window.top !== window) return;
+  const joined = PATHS;
+  const read = () => {
+    const own = new Set(Object.getOwnPropertyNames(window));
+    const out = {};
+    for (const path of joined.split('\\n')) {
+      const parts = path.split('.');
+      if (!own.has(parts[0])) continue;
+      let value = window;
+      for (const part of parts) {
+        if (value === null || value === undefined) break;
+        try { value = value[part]; } catch (e) { value = undefined; }
+      }
+      if (value === null || value === undefined) continue;
+      const kind = typeof value;
+      out[path] = (kind === 'string' || kind === 'number' || kind === 'boolean')
+        ? String(value).slice(0, 200) : '';
     }
-    if (value === null || value === undefined) continue;
-    const kind = typeof value;
-    out[path] = (kind === 'string' || kind === 'number' || kind === 'boolean')
-      ? String(value).slice(0, 200) : '';
-  }
-  return out;
-}"""
+    return out;
+  };
+  Object.defineProperty(window, Symbol.for('nitpicker.globals'), {value: read});
+})();"""
 """Values of the JavaScript globals technology fingerprints read (``jQuery.fn.jquery``…):
 primitives as text (a version), anything else as present. Property getters that throw
-count as absent; one that never returns is bounded by the render timeout. The ~5,600
-paths travel as one newline-joined string: as a list, Playwright's per-item
-serialisation cost 33 ms a page, as a string 5 ms. Only paths whose first name is an own
-property of ``window`` are walked."""
+count as absent; one that never returns is bounded by the read's deadline. Only paths
+whose first name is an own property of ``window`` are walked.
+
+The ~5,600 paths (95 KB) are given to the tab once, as an init script of its context
+that leaves a reader under a symbol (not a name: ``getOwnPropertyNames`` stays the
+page's own), which :data:`READ_JS` calls. Sent with every page's read instead, they
+crossed the driver and the DevTools protocol twice per page, JSON-encoded each time. As a
+list they had cost 33 ms a page in Playwright's per-item serialisation."""
 
 
 class BrowserNotFound(NitpickerError):
     """No Chromium to render with."""
 
 
-def find_browser() -> str | None:
-    """``NITPICKER_CHROMIUM``, then Playwright's own download, then ``chromium`` on PATH.
+def find_browser(*, shell: bool = True) -> str | None:
+    """``NITPICKER_CHROMIUM``, then Playwright's own download, then Chromium on PATH.
+
+    ``shell``: Chromium's headless shell first, wherever one is installed (Playwright's
+    ``chromium-headless-shell`` download, Debian's ``chromium-headless-shell``). It is
+    the same engine without the desktop browser around it, and what Playwright itself
+    renders with in headless mode: on this project's benchmark it rendered at 1.40× the
+    pages per second of the full browser in its new headless mode, with two thirds of
+    the CPU per page (docs/BENCHMARKS.md, "Rendered pages per second"). Tools that need
+    the full browser (Lighthouse) ask with ``shell=False``.
 
     None means "let Playwright use its default" is impossible too; the caller reports
     :class:`BrowserNotFound` with install instructions.
@@ -129,24 +147,40 @@ def find_browser() -> str | None:
     configured = os.environ.get("NITPICKER_CHROMIUM")
     if configured:
         return configured
-    bundled = _playwright_chromium()
-    if bundled:
-        return bundled
-    for name in ("chromium", "chromium-browser", "google-chrome"):
+    names = (["chromium-headless-shell"] if shell else []) + [
+        "chromium", "chromium-browser", "google-chrome"]
+    for kind in (("shell", "full") if shell else ("full",)):
+        bundled = _playwright_chromium(kind)
+        if bundled:
+            return bundled
+    for name in names:
         found = shutil.which(name)
         if found:
-            real = Path("/usr/lib/chromium/chromium")
-            return str(real) if name == "chromium" and real.exists() else found
+            # Debian's /usr/bin entries are scripts that start the binary as their child
+            real = Path("/usr/lib/chromium") / name
+            return str(real) if real.exists() else found
     return None
 
 
-def _playwright_chromium() -> str | None:
+_DOWNLOADS = {
+    "shell": ("chromium_headless_shell-*/chrome-headless-shell-linux*/chrome-headless-shell",
+              "chromium_headless_shell-*/chrome-linux*/headless_shell"),
+    "full": ("chromium-*/chrome-linux*/chrome",),
+}
+"""Where ``playwright install chromium`` leaves each browser (its layouts over releases)."""
+
+
+def _playwright_chromium(kind: str) -> str | None:
     root = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", Path.home() / ".cache" /
                                "ms-playwright"))
-    for candidate in sorted(root.glob("chromium-*/chrome-linux*/chrome"), reverse=True):
-        if candidate.exists():
-            return str(candidate)
-    return None
+    found = [c for pattern in _DOWNLOADS[kind] for c in root.glob(pattern) if c.exists()]
+    return str(max(found, key=_revision)) if found else None
+
+
+def _revision(path: Path) -> int:
+    """The download's revision (``chromium-1200/…``: 1200), the newest chosen."""
+    tail = path.parts[-3].rpartition("-")[2]
+    return int(tail) if tail.isdigit() else 0
 
 
 @contextlib.contextmanager
@@ -265,6 +299,40 @@ class _Slot:
     held: int = 0  # bytes the last page held (JavaScript heap and typed arrays)
     serving: tuple[str, Document | None] | None = None  # what answers the navigation
     blocked: list[str] = field(default_factory=list)  # navigations away, refused
+    watch: _Watch | None = None  # the page being rendered's collector; None between pages
+
+
+@dataclass
+class _Watch:
+    """What the tab's events bring while one page renders in it.
+
+    The slot's tab listens once, when it is made, and hands each event to the watch of
+    the page in it; between pages there is none and events are dropped. Listening per
+    page instead (``page.on`` … ``remove_listener``) made the driver subscribe to and
+    unsubscribe from responses and console messages at every page: four more messages
+    through it per page.
+    """
+
+    responses: list[Any] = field(default_factory=list)
+    console: list[dict[str, Any]] = field(default_factory=list)
+    crashed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def on_response(self, response: Any) -> None:
+        if len(self.responses) < MAX_RESPONSES:
+            self.responses.append(response)
+
+    def on_console(self, message: Any) -> None:
+        if len(self.console) < MAX_CONSOLE:
+            where = message.location or {}
+            self.console.append(_console_entry(
+                str(message.type), message.text, where.get("url"),
+                where.get("lineNumber"), where.get("columnNumber"), None))
+
+    def on_error(self, error: Any) -> None:
+        if len(self.console) < MAX_CONSOLE:
+            self.console.append(_console_entry(
+                "pageerror", getattr(error, "message", None) or str(error), None, None,
+                None, getattr(error, "stack", None)))
 
 
 RECYCLE_AFTER = 200
@@ -280,10 +348,13 @@ to another slot: a lost browser is no fault of the page's)."""
 
 @dataclass
 class _Outage:
-    """An endpoint lost at ``down`` (epoch seconds), reached again at ``back``."""
+    """An endpoint lost at ``down`` (epoch seconds), reached again at ``back``, and the
+    pages moved to other slots because it was lost under them."""
 
     down: float
+    reason: str
     back: float | None = None
+    moved: int = 0
 
     def seconds(self, now: float) -> float:
         return (self.back or now) - self.down
@@ -330,6 +401,8 @@ class Renderer:
         self.headers = headers if headers else None
         # globals to read for technology detection (newline-joined); None: none
         self.js_paths = "\n".join(js_paths) if js_paths else None
+        self._globals_init = GLOBALS_INIT_JS.replace(
+            "PATHS", json.dumps(self.js_paths)) if self.js_paths else None
         self.answer_documents = answer_documents
         self.user_agent = user_agent
         self.timeout_s = timeout_s
@@ -352,7 +425,8 @@ class Renderer:
     @property
     def _read_js(self) -> str:
         extract = EXTRACT_JS.replace("WANT_IMAGES", "true" if self.images else "false")
-        return READ_JS.replace("(EXTRACT)", f"({extract})")
+        return READ_JS.replace("(EXTRACT)", f"({extract})").replace(
+            "WANT_GLOBALS", "true" if self.js_paths else "false")
 
     async def start(self) -> None:
         """Every endpoint up, or an error naming the first that is not (nothing is lost
@@ -454,6 +528,8 @@ class Renderer:
         context = await engine.browser.new_context(user_agent=self.user_agent,
                                                    ignore_https_errors=True)
         await context.add_init_script(INIT_JS.replace("HISTORY_LIMIT", str(HISTORY_LIMIT)))
+        if self._globals_init is not None:
+            await context.add_init_script(self._globals_init)
         page = await context.new_page()
         context.on("page", lambda other: None if other is page else _close_popup(other))
         cdp = await context.new_cdp_session(page)
@@ -472,6 +548,10 @@ class Renderer:
         await cdp.send("Fetch.enable", {"patterns": [
             every if self.headers is not None else documents]})
         page.on("dialog", _dismiss)
+        for event, handler in (("response", _Watch.on_response), ("console", _Watch.on_console),
+                               ("pageerror", _Watch.on_error)):
+            page.on(event, _to_watch(slot, handler))
+        page.on("crash", lambda _page: slot.watch.crashed.set() if slot.watch else None)
         return slot
 
     async def _answer(self, slot: _Slot, event: dict[str, Any]) -> None:
@@ -548,6 +628,8 @@ class Renderer:
                 if not engine.remote or engine.generation == slot.generation:
                     raise
                 engine.moved += 1
+                if engine.outages:
+                    engine.outages[-1].moved += 1
         raise RenderFailed(f"browser-endpoint: {url} lost {MOVES_PER_PAGE} browser endpoints "
                            "under it")
 
@@ -570,39 +652,11 @@ class Renderer:
 
     async def _render_in(self, slot: _Slot, url: str, document: Document | None) -> Rendered:
         healthy = True
-        crashed = asyncio.Event()
-        responses: list[Any] = []
-
-        def on_response(response: Any) -> None:
-            if len(responses) < MAX_RESPONSES:
-                responses.append(response)
-
-        def on_crash(_page: Any) -> None:
-            crashed.set()
-
-        console: list[dict[str, Any]] = []
-
-        def on_console(message: Any) -> None:
-            if len(console) < MAX_CONSOLE:
-                where = message.location or {}
-                console.append(_console_entry(
-                    str(message.type), message.text, where.get("url"),
-                    where.get("lineNumber"), where.get("columnNumber"), None))
-
-        def on_error(error: Any) -> None:
-            if len(console) < MAX_CONSOLE:
-                console.append(_console_entry("pageerror", getattr(error, "message", None)
-                                              or str(error), None, None, None,
-                                              getattr(error, "stack", None)))
-
-        page = slot.page
+        watch = slot.watch = _Watch()
+        crashed = watch.crashed
         try:
-            page.on("response", on_response)
-            page.on("crash", on_crash)
-            page.on("console", on_console)
-            page.on("pageerror", on_error)
             serve = (url, document if self.answer_documents else None)
-            render = asyncio.ensure_future(self._render(slot, url, responses, serve))
+            render = asyncio.ensure_future(self._render(slot, url, watch.responses, serve))
             crash = asyncio.ensure_future(crashed.wait())
             try:
                 done, _ = await asyncio.wait({render, crash}, timeout=2 * self.timeout_s + 5,
@@ -618,7 +672,7 @@ class Renderer:
                 failure = render.exception()
                 if failure is None and not crashed.is_set():
                     rendered: Rendered = render.result()
-                    rendered.console = console
+                    rendered.console = watch.console
                     return rendered
             healthy = False
             assert self.watchdog is not None
@@ -642,12 +696,7 @@ class Renderer:
             healthy = False
             raise RenderFailed(_one_line(exc)) from None
         finally:
-            slot.serving = None
-            with contextlib.suppress(Exception):
-                page.remove_listener("response", on_response)
-                page.remove_listener("crash", on_crash)
-                page.remove_listener("console", on_console)
-                page.remove_listener("pageerror", on_error)
+            slot.serving = slot.watch = None
             slot.renders += 1
             # a page holding a quarter of the tab's bound (JavaScript heap and typed
             # arrays) leaves with its slot: the next page must not die of its garbage
@@ -690,15 +739,16 @@ class Renderer:
             raw: RawDocument = await asyncio.wait_for(
                 _owned(page.evaluate(self._read_js, left_ms)),
                 timeout=left_ms / 1000 + self.timeout_s)
-            values, usage = await asyncio.wait_for(asyncio.gather(
-                _owned(page.evaluate(GLOBALS_JS, self.js_paths) if self.js_paths
-                       else _none()),
-                _owned(slot.cdp.send("Runtime.getHeapUsage"))), timeout=self.timeout_s)
+            usage = await asyncio.wait_for(_owned(slot.cdp.send("Runtime.getHeapUsage")),
+                                           timeout=self.timeout_s)
         except TimeoutError:
             raise RenderFailed(f"deadline: {url} could not be read within "
                                f"{self.timeout_s:g} s (a script keeps the page busy)") from None
         slot.held = int(usage.get("usedSize", 0)) + int(usage.get("backingStorageSize", 0))
         state = raw.pop("loadState", "complete")  # type: ignore[typeddict-item]
+        values = raw.pop("globals", None)  # type: ignore[typeddict-item]
+        if self.js_paths is not None and not isinstance(values, dict):
+            values = {}  # the page took the reader away: nothing read, not nothing asked
         if state != "complete":
             what = "was not parsed" if state == "loading" else "did not finish loading"
             problems.append(("deadline", f"deadline: {url} {what} within "
@@ -759,8 +809,9 @@ class Renderer:
         """A remote endpoint that stopped answering: its slots void (the pages on them go
         to other slots), the loss said and kept, and a reconnection started."""
         engine.generation = -1
-        engine.outages.append(_Outage(time.time()))
-        self._say(f"[browser] {engine.endpoint.name} lost ({_one_line(why)[:200]}); its "
+        reason = _one_line(why)[:200]
+        engine.outages.append(_Outage(time.time(), reason))
+        self._say(f"[browser] {engine.endpoint.name} lost ({reason}); its "
                   "pages go to the other browsers, and it is tried again")
         if engine.reconnecting is None or engine.reconnecting.done():
             engine.reconnecting = asyncio.ensure_future(self._reconnect(engine))
@@ -796,6 +847,14 @@ class Renderer:
                 else ""))
         return lines
 
+    def outages(self) -> list[dict[str, Any]]:
+        """Each loss of a lent browser as the archive keeps it (``browser_outages``):
+        endpoint name, epoch ms lost and back (None: down at the end), pages moved, why."""
+        return [{"endpoint": engine.endpoint.name, "started_at": int(o.down * 1000),
+                 "ended_at": int(o.back * 1000) if o.back is not None else None,
+                 "pages_moved": o.moved, "reason": o.reason}
+                for engine in self.engines if engine.remote for o in engine.outages]
+
     async def close(self) -> None:
         if self.watchdog is not None:
             self.watchdog.stop()
@@ -822,6 +881,10 @@ READ_JS = """async (limitMs) => {
     loadState = document.readyState;
   if (loadState === 'interactive' && await within('load', window)) loadState = 'complete';
   const raw = (EXTRACT)();
+  if (WANT_GLOBALS) {
+    const globals = window[Symbol.for('nitpicker.globals')];
+    raw.globals = typeof globals === 'function' ? globals() : {};
+  }
   raw.loadState = loadState === 'complete' || document.readyState === 'complete'
     ? 'complete' : loadState;
   // the page is read: what it scheduled must not run on in this tab (a navigation for
@@ -902,8 +965,13 @@ def _read_outcome(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-async def _none() -> None:
-    return None
+
+def _to_watch(slot: _Slot, handler: Callable[[_Watch, Any], None]) -> Callable[[Any], None]:
+    """A tab listener that hands its event to the watch of the page in the slot now."""
+    def listener(event: Any) -> None:
+        if slot.watch is not None:
+            handler(slot.watch, event)
+    return listener
 
 
 def _close_popup(page: Any) -> None:
