@@ -10,7 +10,8 @@ rounds alternate between the two so the machine's drift hits both alike. Workloa
 (TrapZoo's session trap, as ``bench/crawl.py``): ``--no-render`` 2,000 pages, the same
 with the soft cap on (``--dedupe-cap 1000000``: every page observed, its main content
 read, no cluster ever capped, so both trees fetch the same pages) and rendered 200 pages,
-``--parallels 4``, external links not fetched. Reported: the median
+``--parallels 4``, external links not fetched (each tree with the browser it finds, and
+both with the full Chromium). The default is all four. Reported: the median
 pages/s and the median CPU time per page (the crawl's processes, Chromium's included:
 steadier than wall time on a shared machine) of each, and their ratios.
 """
@@ -32,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from doc import add_flag, emit  # noqa: E402
 
+from nitpicker_crawl.fetch.renderer import find_browser  # noqa: E402
 from nitpicker_crawl.trapzoo import TrapZoo  # noqa: E402
 
 WORKLOADS = {  # name: (label, pages, crawl options)
@@ -39,13 +41,22 @@ WORKLOADS = {  # name: (label, pages, crawl options)
     "capped": ("--no-render --dedupe-cap 1000000", 2000, ("--no-render", "--dedupe-cap",
                                                          "1000000")),
     "rendered": ("rendered", 200, ()),
+    "rendered-full": ("rendered, both in full Chromium", 200, ()),
 }
+"""``rendered`` runs each tree with the browser it finds itself (this tree prefers
+Chromium's headless shell); ``rendered-full`` gives both the full browser
+(``NITPICKER_CHROMIUM``), so what the code costs is told apart from what the browser does."""
 
 RUN = "import sys; from nitpicker_crawl.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-def crawl_seconds(tree: Path, url: str, pages: int, *extra: str) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (the crawl's processes, Chromium's included)."""
+def crawl_seconds(tree: Path, url: str, pages: int, *extra: str,
+                  browser: str | None = None) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (the crawl's processes, Chromium's included);
+    ``browser``: the Chromium both trees render with (else each finds its own)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    if browser:
+        env["NITPICKER_CHROMIUM"] = browser
     with tempfile.TemporaryDirectory() as tmp:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
@@ -79,11 +90,15 @@ def main() -> None:
     try:
         with TrapZoo() as zoo:
             url = zoo.url + "catalog/?session=bench"
-            for label, pages, extra in (WORKLOADS[w] for w in args.workloads):
+            for workload in args.workloads:
+                label, pages, extra = WORKLOADS[workload]
+                browser = find_browser(shell=False) if workload == "rendered-full" else None
                 runs: dict[str, list[tuple[float, float]]] = {"base": [], "this": []}
                 for _ in range(args.rounds):
-                    runs["base"].append(crawl_seconds(base, url, pages, *extra))
-                    runs["this"].append(crawl_seconds(ROOT, url, pages, *extra))
+                    runs["base"].append(crawl_seconds(base, url, pages, *extra,
+                                                      browser=browser))
+                    runs["this"].append(crawl_seconds(ROOT, url, pages, *extra,
+                                                      browser=browser))
                 speed = {k: pages / statistics.median(w for w, _ in v) for k, v in runs.items()}
                 cpu = {k: 1000 * statistics.median(c for _, c in v) / pages
                        for k, v in runs.items()}

@@ -70,7 +70,7 @@ class LighthousePlugin:
         self._cli = find_lighthouse()
         if self._cli is None:
             raise Unavailable(INSTALL)
-        self._chrome = find_browser()
+        self._chrome = find_browser(shell=False)
         if self._chrome is None:
             raise Unavailable(NOT_FOUND_MESSAGE)
         self._version = await tool_version([self._cli, "--version"], INSTALL)
