@@ -47,6 +47,7 @@ from .queries.get_violations import get_violations
 from .queries.html_extraction import match_selector, match_xpath, search_html
 from .queries.isolated import get_isolated_cluster, list_isolated_clusters, list_isolated_pages
 from .queries.link_score import list_link_score
+from .queries.list_browser_outages import list_browser_outages
 from .queries.list_dedupe_cap_events import list_dedupe_cap_events
 from .queries.list_images import list_images
 from .queries.list_inbound_links import list_inbound_links
@@ -109,6 +110,7 @@ __all__ = [
     "get_template_cluster",
     "get_template_clusters",
     "get_violations",
+    "list_browser_outages",
     "list_console_logs",
     "list_dedupe_cap_events",
     "list_images",

@@ -158,6 +158,8 @@ VIEWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "match-xpath": ("match_xpath", ("url", "matches", "values")),
     "network-outages": ("list_network_outages", ("startedAt", "endedAt", "probeHost",
                                                  "triggerErrorCount", "failures")),
+    "browser-outages": ("list_browser_outages", ("endpoint", "startedAt", "seconds",
+                                                 "pagesMoved", "reason")),
     "unused-resources": ("list_unused_resources", ("url", "status", "contentType",
                                                    "contentLength", "source")),
     "violations": ("get_violations", ("url", "validator", "severity", "rule", "message",
@@ -169,8 +171,8 @@ NAV = ("summary", "pages", "links", "resources", "images", "duplicates", "duplic
        "mismatches", "headers", "duplicate-clusters", "duplicate-body-clusters",
        "dedupe-cap-events", "template-clusters", "isolated-pages", "isolated-clusters",
        "near-duplicates", "link-score", "resource-hosts", "search-html", "match-selector",
-       "match-xpath", "unused-resources", "console-logs", "network-outages", "violations",
-       "compare")
+       "match-xpath", "unused-resources", "console-logs", "network-outages", "browser-outages",
+       "violations", "compare")
 DEFAULT_SORT: dict[str, tuple[str, str]] = {
     # view → (sort key, order) of its query's default order, marked in its header
     "duplicate-clusters": ("count", "desc"), "dedupe-cap-events": ("detectedAt", "desc"),

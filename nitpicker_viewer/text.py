@@ -19,6 +19,7 @@ STRINGS: dict[str, str] = {
     "isolated-pages": "Orphans",
     "isolated-clusters": "Orphan clusters",
     "network-outages": "Outages",
+    "browser-outages": "Browser losses",
     "console-logs": "Console",
     "unused-resources": "Unused files",
     "violations": "Violations",

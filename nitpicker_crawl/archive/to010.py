@@ -27,6 +27,7 @@ from nitpicker_query import open_archive
 from nitpicker_query.exceptions import NotAnArchive
 from nitpicker_query.format import v013
 from nitpicker_query.format.v010 import (
+    BROWSER_OUTAGES_DDL,
     CONSOLE_LOGS_DDL,
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_INDEX,
@@ -56,7 +57,7 @@ Say = Callable[[str], None]
 
 SHARED_TABLES = ("page_jsonld", "page_errors", "crawl_errors", "page_html_blobs",
                  "page_html_ref", "dedupe_cap_events", "page_signatures", "crawl_runs",
-                 "network_outages",
+                 "network_outages", "browser_outages",
                  *PAGE_TEMPLATE_TABLES, *MAIN_CONTENT_TABLES)
 """Tables with the same name and meaning in both formats, copied column for column."""
 
@@ -100,7 +101,8 @@ def convert(source_dir: Path, output_db: Path, *, name: str, version: str,
         conn.execute("BEGIN")
         for statement in (*SCHEMA_DDL, dedupe_cap_events_ddl(), DEDUPE_CAP_EVENTS_INDEX,
                           *PAGE_SIGNATURES_DDL, *PAGE_BODY_HASHES_DDL, CRAWL_RUNS_DDL,
-                          NETWORK_OUTAGES_DDL, *CONSOLE_LOGS_DDL, *MAIN_CONTENT_DDL_010):
+                          NETWORK_OUTAGES_DDL, BROWSER_OUTAGES_DDL, *CONSOLE_LOGS_DDL,
+                          *MAIN_CONTENT_DDL_010):
             conn.execute(statement)
         source_tables = {r[0] for r in conn.execute("SELECT name FROM src.sqlite_master")}
         if "page_templates" in source_tables:  # stored templates (absent means not computed)

@@ -575,7 +575,8 @@ class _Build:
                               ("dedupe_cap_events", "dedupe_cap_events"),
                               ("page_signatures", "page_signatures"),
                               ("crawl_runs", "crawl_runs"),
-                              ("network_outages", "network_outages")):
+                              ("network_outages", "network_outages"),
+                              ("browser_outages", "browser_outages")):
             new = [str(r[1]) for r in self.conn.execute(f'PRAGMA main.table_info("{target}")')]
             n = self.copy(table, target, [(c, c) for c in new])
             if n:
@@ -628,8 +629,8 @@ OWN_TABLES = frozenset({
     "page_jsonld", "page_errors", "crawl_errors", "page_html_blobs", "page_html_ref",
     "inventory_runs", "dedupe_cap_events", "page_signatures", "crawl_runs",
     "page_body_hashes", "page_templates", "page_template_clusters", "page_template_labels",
-    "network_outages", "console_log_items", "page_console_logs", "sqlite_sequence",
-    "page_main_contents", *MAIN_CONTENT_TABLES})
+    "network_outages", "browser_outages", "console_log_items", "page_console_logs",
+    "sqlite_sequence", "page_main_contents", *MAIN_CONTENT_TABLES})
 """The 0.10 tables the conversion reads (``page_body_hashes``: the hashes are computed again
 from the stored HTML, the same values); any other table is listed as not carried over."""
 

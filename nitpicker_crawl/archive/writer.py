@@ -41,6 +41,7 @@ from nitpicker_query.exceptions import (
     UnsupportedFormat,
 )
 from nitpicker_query.format.v010 import (
+    BROWSER_OUTAGES_DDL,
     CONSOLE_LOGS_DDL,
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
@@ -276,6 +277,7 @@ class ArchiveWriter:
             self.conn.execute(statement)
         self.conn.execute(CRAWL_RUNS_DDL)
         self.conn.execute(NETWORK_OUTAGES_DDL)
+        self.conn.execute(BROWSER_OUTAGES_DDL)
         for statement in (*CONSOLE_LOGS_DDL, *MAIN_CONTENT_DDL_010):
             self.conn.execute(statement)
 
@@ -572,6 +574,13 @@ class ArchiveWriter:
             "started_at": started_at, "detected_at": detected_at, "ended_at": ended_at,
             "probe_host": probe_host, "trigger_error_count": trigger_error_count,
             "trigger_host_count": trigger_host_count})
+
+    def add_browser_outage(self, *, endpoint: str, started_at: int, ended_at: int | None,
+                           pages_moved: int, reason: str) -> None:
+        """One loss of a lent browser (``browser_outages``, ours)."""
+        self._insert("browser_outages", {
+            "endpoint": endpoint, "started_at": started_at, "ended_at": ended_at,
+            "pages_moved": pages_moved, "reason": reason})
 
     def replace_console_logs(self, page_id: int, entries: Sequence[Mapping[str, Any]]
                              ) -> None:

@@ -59,6 +59,7 @@ class Crawler:
                  listed: tuple[str, list[str], str] | None = None) -> None:
         self.options = options
         self.writer = writer
+        self._browser_outages: list[dict[str, Any]] = []  # lent browsers lost (the end's)
         self.scope = Scope(list(options.roots))
         self.excluder = Excluder(options.excludes, options.exclude_urls,
                                  options.exclude_patterns)
@@ -212,6 +213,7 @@ class Crawler:
             if renderer is not None:
                 for line in renderer.report():   # each lent browser: its pages, its losses
                     self.progress.say(f"[browser] {line}")
+                self._browser_outages = renderer.outages()
                 await renderer.close()
             await self.fetcher.close()
             await self.external_fetcher.close()
@@ -235,7 +237,7 @@ class Crawler:
             await write(self.site_inventory.store_runs)
         watch = self.watch
         left = [h.item.url for h in watch.left()]
-        await write(lambda: records.outages(watch.windows, left))
+        await write(lambda: records.outages(watch.windows, left, self._browser_outages))
         if self.suspects is not None:
             self.cap_refused = await self.suspects.outcomes(
                 complete=self.outcome.stop_reason == "complete")

@@ -10,7 +10,7 @@ failure a ``status = -1`` row and a ``crawl_errors`` row.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -146,9 +146,13 @@ class Records:
         self.writer.add_crawl_error(url, message)
         self.writer.commit()
 
-    def outages(self, windows: list[Window], left: list[str]) -> None:
+    def outages(self, windows: list[Window], left: list[str],
+                browsers: Sequence[Mapping[str, Any]] = ()) -> None:
         """The network outages of the run, and the URLs that failed during one the crawl
-        gave up on (unfetched rows, for ``--resume``)."""
+        gave up on (unfetched rows, for ``--resume``); the lent browsers' losses
+        (:meth:`Renderer.outages <nitpicker_crawl.fetch.renderer.Renderer.outages>`)."""
+        for lost in browsers:
+            self.writer.add_browser_outage(**lost)
         for w in windows:
             self.writer.add_network_outage(
                 started_at=w.started_at, detected_at=w.detected_at, ended_at=w.ended_at,

@@ -333,6 +333,18 @@ NETWORK_OUTAGES_DDL = (
 archive: one row per window during which the crawl paused because nothing answered
 (:mod:`nitpicker_crawl.fetch.outages`); epoch ms."""
 
+BROWSER_OUTAGES_DDL = (
+    "create table if not exists `browser_outages` (`id` integer not null primary key "
+    "autoincrement, `endpoint` varchar(255) not null, `started_at` integer not null, "
+    "`ended_at` integer null, `pages_moved` integer not null, `reason` text null)"
+)
+"""Ours (docs/archive-format.md): one row per loss of a lent browser
+(``--browser-endpoint``) during the crawl: the endpoint as the progress names it (scheme,
+host and port: never its path or token), when it was lost and reached again (epoch ms;
+NULL: still down at the end), the pages that were rendering on it and went to another
+browser, and the error that said it was lost. Pages are never lost with it, so unlike a
+network outage it explains speed, not failures."""
+
 CONSOLE_LOGS_DDL = (
     "create table if not exists `console_log_items` (`id` integer not null primary key, "
     "`hash` blob not null unique, `type` text not null, `text` text null, `loc_url` text "
@@ -391,6 +403,7 @@ FORMAT_TABLES: dict[str, tuple[str, ...]] = {
     "page_signatures": ("page_id", "signature", "shape_signature"),
     "page_body_hashes": ("page_id", "body_hash"),
     "network_outages": ("started_at", "detected_at", "ended_at"),
+    "browser_outages": ("endpoint", "started_at", "ended_at", "pages_moved"),
     "console_log_items": ("id", "type"),
     "page_console_logs": ("pageId", "consoleLogId"),
     "crawl_runs": ("id", "stopReason", "options"),

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from .v010 import (
+    BROWSER_OUTAGES_DDL,
     CRAWL_RUNS_DDL,
     DEDUPE_CAP_EVENTS_COLUMNS,
     DEDUPE_CAP_EVENTS_INDEX,
@@ -479,10 +480,11 @@ EXTENSION_DDL: tuple[str, ...] = (
     *(s.replace("references `pages`", "references `content_items`")
       for s in PAGE_SIGNATURES_DDL),
     CRAWL_RUNS_DDL,
+    BROWSER_OUTAGES_DDL,
 )
 """Our tables in a format-0.13 archive (docs/archive-format.md, "Format 0.13 as we write
 it"): ``dedupe_cap_events`` (upstream's eight columns, then ours), ``page_signatures``
-(its ``page_id`` a ``content_items`` id) and ``crawl_runs``."""
+(its ``page_id`` a ``content_items`` id), ``crawl_runs`` and ``browser_outages``."""
 
 WRITER_DDL: tuple[str, ...] = (
     *(s for s in SCHEMA_DDL if _name(s) != "dedupe_cap_events"),

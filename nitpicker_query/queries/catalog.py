@@ -49,6 +49,7 @@ from .isolated import (
 )
 from .link_score import SORTS as LINK_SCORE_SORTS
 from .link_score import list_link_score
+from .list_browser_outages import list_browser_outages
 from .list_dedupe_cap_events import SORT_COLUMNS as EVENT_SORTS
 from .list_dedupe_cap_events import list_dedupe_cap_events
 from .list_images import SORT_COLUMNS as IMAGE_SORTS
@@ -895,6 +896,14 @@ QUERIES += (
         _paging(),
         examples=("nitpicker-query network-outages site.nitpicker",),
         table_columns=("startedAt", "endedAt", "probeHost", "triggerErrorCount", "failures"),
+    ),
+    QuerySpec(
+        "list_browser_outages", "browser-outages", list_browser_outages,
+        "Losses of a lent browser (--browser-endpoint) during the crawl: when, for how "
+        "long, and the pages moved to another browser (none is lost).",
+        _paging(),
+        examples=("nitpicker-query browser-outages site.nitpicker",),
+        table_columns=("endpoint", "startedAt", "seconds", "pagesMoved", "reason"),
     ),
     QuerySpec(
         "list_isolated_pages", "isolated-pages", list_isolated_pages,

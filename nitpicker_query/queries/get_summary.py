@@ -11,6 +11,7 @@ from ..format.content_types import classify_content_type
 from ..format.error_kinds import classify_error_kind
 from ..format.v010 import NOT_SKIPPED, POPULATIONS, STOP_REASONS, loose_page
 from ._common import json_list
+from .list_browser_outages import browser_outage_totals
 from .list_network_outages import outage_totals
 from .paging import check_choice
 from .totals import crawl_totals, externals_checked
@@ -107,7 +108,9 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
     ``networkOutages`` (null without the table): ``windows`` the crawl paused in because
     nothing answered, and ``failuresInside`` — failures recorded inside one (none when
     the crawl came back: it fetches them again), so a flaky connection is not read as
-    broken pages. ``violations`` (null when never analysed): the analyze plugins'
+    broken pages. ``browserOutages`` (null without the table): ``losses`` of lent
+    browsers (``--browser-endpoint``), ``pagesMoved`` to another browser for them, and
+    ``downAtEnd``. ``violations`` (null when never analysed): the analyze plugins'
     findings per validator, ``{validator, findings, pages}``.
 
     Upstream: ``packages/@nitpicker/query/src/get-summary.ts`` (0.10 era).
@@ -167,6 +170,7 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
         totals = crawl_totals(a, a.lite, externals_checked=externals_checked(a))
         problems = _page_problems(a)
         outages = outage_totals(a)
+        browsers = browser_outage_totals(a)
         findings = _findings(a)
         content_rows = a.execute(
             f"SELECT contentType, isExternal, count(*) AS n FROM {a.lite} pages "
@@ -199,6 +203,7 @@ def get_summary(archive: Archive | str, *, population: str = "indexable") -> dic
         "pageProblems": problems,
         "crawl": crawl,
         "networkOutages": outages,
+        "browserOutages": browsers,
         "violations": findings,
     }
 

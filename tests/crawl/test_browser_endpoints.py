@@ -117,8 +117,9 @@ def with_group(process: subprocess.Popen[str], sig: int) -> None:
 
 @contextmanager
 def devtools_chromium() -> Iterator[str]:
-    """Chromium with a DevTools endpoint on 127.0.0.1 (the port it chose)."""
-    executable = find_browser()
+    """Chromium with a DevTools endpoint on 127.0.0.1 (the port it chose): the full
+    browser, as a managed one would be."""
+    executable = find_browser(shell=False)
     assert executable is not None
     with tempfile.TemporaryDirectory() as profile:
         browser = subprocess.Popen(
@@ -208,6 +209,16 @@ def test_a_host_killed_mid_crawl_loses_no_page(zoo: TrapZoo, rendered_crawl: Cra
     assert f"[browser] {name} lost (" in err
     end = [line for line in err.splitlines() if line.startswith(f"[browser] {name}: ")]
     assert end and "lost 1 time(s)" in end[-1] and "down at the end" in end[-1], end
+    # the loss is a row of the archive, as the end said it, the token nowhere in it
+    moved = int(end[-1].split(", ")[-1].split(" pages moved")[0].replace(",", ""))
+    [loss] = q.list_browser_outages(out)["items"]
+    assert (loss["endpoint"], loss["endedAt"], loss["pagesMoved"]) == (name, None, moved)
+    assert loss["reason"] and token not in loss["reason"]
+    assert q.get_summary(out)["browserOutages"] == {"losses": 1, "pagesMoved": moved,
+                                                    "downAtEnd": 1}
+    shown = subprocess.run([str(Path(CRAWL).with_name("nitpicker-query")), "browser-outages",
+                            str(out), "--format", "csv"], capture_output=True, text=True)
+    assert shown.returncode == 0 and name in shown.stdout and token not in shown.stdout
 
 
 @pytest.mark.slow   # a DevTools Chromium beside the crawl (make test-slow)

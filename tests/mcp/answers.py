@@ -82,6 +82,7 @@ def calls_for(archive: Path, old: Path | None = None) -> list[tuple[str, dict[st
         ("list_isolated_pages", {"archive": s}), ("list_isolated_clusters", {"archive": s}),
         ("get_isolated_cluster", {"archive": s, "representativeUrl": representative}),
         ("list_network_outages", {"archive": s}), ("list_console_logs", {"archive": s}),
+        ("list_browser_outages", {"archive": s}),
         ("get_page_console_logs", {"archive": s, "url": url}),
         ("get_page_main_contents", {"archive": s, "url": url}),
         ("list_unused_resources", {"archive": s}),

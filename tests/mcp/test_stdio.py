@@ -77,6 +77,7 @@ def sweep_calls(site: Path) -> list[tuple[str, dict[str, Any]]]:
         ("list_isolated_pages", {"archive": s}), ("list_isolated_clusters", {"archive": s}),
         ("get_isolated_cluster", {"archive": s, "representativeUrl": A}),
         ("list_network_outages", {"archive": s}),
+        ("list_browser_outages", {"archive": s}),
         ("list_console_logs", {"archive": s}),
         ("get_page_console_logs", {"archive": s, "url": A}),
         ("get_page_main_contents", {"archive": s, "url": A}),
