@@ -10,8 +10,9 @@ rounds alternate between the two so the machine's drift hits both alike. Workloa
 (TrapZoo's session trap, as ``bench/crawl.py``): ``--no-render`` 2,000 pages, the same
 with the soft cap on (``--dedupe-cap 1000000``: every page observed, its main content
 read, no cluster ever capped, so both trees fetch the same pages) and rendered 200 pages,
-``--parallels 4``, external links not fetched (each tree with the browser it finds, and
-both with the full Chromium). The default is all four. Reported: the median
+``--parallels 4``, external links not fetched (each tree with the browser it finds, then
+both with the full Chromium, then both with its headless shell). The default is all five.
+Reported: the median
 pages/s and the median CPU time per page (the crawl's processes, Chromium's included:
 steadier than wall time on a shared machine) of each, and their ratios.
 """
@@ -42,10 +43,12 @@ WORKLOADS = {  # name: (label, pages, crawl options)
                                                          "1000000")),
     "rendered": ("rendered", 200, ()),
     "rendered-full": ("rendered, both in full Chromium", 200, ()),
+    "rendered-shell": ("rendered, both in the headless shell", 200, ()),
 }
 """``rendered`` runs each tree with the browser it finds itself (this tree prefers
-Chromium's headless shell); ``rendered-full`` gives both the full browser
-(``NITPICKER_CHROMIUM``), so what the code costs is told apart from what the browser does."""
+Chromium's headless shell); ``rendered-full`` and ``rendered-shell`` give both trees the
+same browser (``NITPICKER_CHROMIUM``), so what the code costs is told apart from what the
+browser does."""
 
 RUN = "import sys; from nitpicker_crawl.cli import main; sys.exit(main(sys.argv[1:]))"
 
@@ -62,7 +65,7 @@ def crawl_seconds(tree: Path, url: str, pages: int, *extra: str,
         started = time.perf_counter()
         r = subprocess.run([sys.executable, "-c", RUN, url, "-o", f"{tmp}/b.nitpicker",
                             "--max-pages", str(pages), "--silent", "--no-fetch-external",
-                            *extra], cwd=tmp, env={**os.environ, "PYTHONPATH": str(tree)},
+                            *extra], cwd=tmp, env=env,
                            capture_output=True, text=True)
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -92,7 +95,8 @@ def main() -> None:
             url = zoo.url + "catalog/?session=bench"
             for workload in args.workloads:
                 label, pages, extra = WORKLOADS[workload]
-                browser = find_browser(shell=False) if workload == "rendered-full" else None
+                browser = {"rendered-full": find_browser(shell=False),
+                           "rendered-shell": find_browser()}.get(workload)
                 runs: dict[str, list[tuple[float, float]]] = {"base": [], "this": []}
                 for _ in range(args.rounds):
                     runs["base"].append(crawl_seconds(base, url, pages, *extra,
