@@ -136,10 +136,10 @@ def find_browser(*, shell: bool = True) -> str | None:
     ``shell``: Chromium's headless shell first, wherever one is installed (Playwright's
     ``chromium-headless-shell`` download, Debian's ``chromium-headless-shell``). It is
     the same engine without the desktop browser around it, and what Playwright itself
-    renders with in headless mode: on this project's benchmark it rendered at 1.40× the
+    renders with in headless mode: on this project's benchmark it rendered at 1.3–1.4× the
     pages per second of the full browser in its new headless mode, with two thirds of
-    the CPU per page (docs/BENCHMARKS.md, "Rendered pages per second"). Tools that need
-    the full browser (Lighthouse) ask with ``shell=False``.
+    the CPU per page (docs/BENCHMARKS.md, "What the limits cost on an ordinary site").
+    Tools that need the full browser (Lighthouse) ask with ``shell=False``.
 
     None means "let Playwright use its default" is impossible too; the caller reports
     :class:`BrowserNotFound` with install instructions.
@@ -371,12 +371,16 @@ class _Engine:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     reconnecting: asyncio.Future[None] | None = None
     outages: list[_Outage] = field(default_factory=list)
-    moved: int = 0  # pages taken to another slot when this endpoint was lost under them
     rendered: int = 0
 
     @property
     def remote(self) -> bool:
         return self.endpoint.kind != "local"
+
+    @property
+    def moved(self) -> int:
+        """Pages taken to another slot when this endpoint was lost under them."""
+        return sum(o.moved for o in self.outages)
 
 
 class Renderer:
@@ -403,10 +407,11 @@ class Renderer:
         self.js_paths = "\n".join(js_paths) if js_paths else None
         self._globals_init = GLOBALS_INIT_JS.replace(
             "PATHS", json.dumps(self.js_paths)) if self.js_paths else None
+        self.images = images
+        self._read_js = self._read_script()
         self.answer_documents = answer_documents
         self.user_agent = user_agent
         self.timeout_s = timeout_s
-        self.images = images
         self.max_tab_memory_mb = max_tab_memory_mb
         self._pw: Any = None
         self._slots: asyncio.Queue[_Slot] = asyncio.Queue()
@@ -422,8 +427,8 @@ class Renderer:
         """Pages rendered at once, every endpoint together: the crawl's workers."""
         return sum(e.endpoint.slots for e in self.engines)
 
-    @property
-    def _read_js(self) -> str:
+    def _read_script(self) -> str:
+        """:data:`READ_JS` for this crawl's options (made once: every page sends it)."""
         extract = EXTRACT_JS.replace("WANT_IMAGES", "true" if self.images else "false")
         return READ_JS.replace("(EXTRACT)", f"({extract})").replace(
             "WANT_GLOBALS", "true" if self.js_paths else "false")
@@ -627,8 +632,7 @@ class Renderer:
                 engine = slot.engine
                 if not engine.remote or engine.generation == slot.generation:
                     raise
-                engine.moved += 1
-                if engine.outages:
+                if engine.outages:   # (a lost endpoint always has one: _lost)
                     engine.outages[-1].moved += 1
         raise RenderFailed(f"browser-endpoint: {url} lost {MOVES_PER_PAGE} browser endpoints "
                            "under it")
